@@ -1,0 +1,55 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "BlazeKit",
+    products: [
+        .library(name: "BlazeKit", targets: ["BlazeKit"]),
+        .library(name: "BlazeRuntime", targets: ["BlazeRuntime"]),
+        .library(name: "BlazeModelFormat", targets: ["BlazeModelFormat"]),
+        .executable(name: "blaze-convert", targets: ["blaze-convert"]),
+        .executable(name: "blaze-bench", targets: ["blaze-bench"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.19"),
+    ],
+    targets: [
+        // MARK: - System libraries
+        .systemLibrary(name: "CBLAS", pkgConfig: "openblas", providers: [.apt(["libopenblas-dev"])]),
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+
+        // MARK: - Engine
+        // The only module shared by the converter and the runtime.
+        .target(name: "BlazeModelFormat"),
+        // Pure compute kernels on raw NHWC buffers; the only target that imports CBLAS.
+        .target(name: "BlazeKernels", dependencies: ["CBLAS"]),
+        // Graph loading, shape checking, planning, weight packing and execution.
+        .target(name: "BlazeRuntime", dependencies: ["BlazeModelFormat", "BlazeKernels"]),
+        // The built-in converted models, found as package resources.
+        .target(name: "BlazeModels", path: "Models", exclude: ["README.md", "NOTICE"],
+                sources: ["BuiltinModels.swift"], resources: [.copy("bkm")]),
+        // Public entry point.
+        .target(name: "BlazeKit", dependencies: ["BlazeRuntime", "BlazeModels"]),
+
+        // MARK: - Tools
+        .target(name: "BlazeConverter",
+                dependencies: ["BlazeModelFormat", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
+                path: "Tools/BlazeConverter"),
+        .executableTarget(name: "blaze-convert",
+                          dependencies: ["BlazeConverter", "BlazeModelFormat",
+                                         .product(name: "ArgumentParser", package: "swift-argument-parser")],
+                          path: "Tools/blaze-convert"),
+        .executableTarget(name: "blaze-bench",
+                          dependencies: ["BlazeKit", "BlazeRuntime", "BlazeKernels",
+                                         .product(name: "ArgumentParser", package: "swift-argument-parser")],
+                          path: "Benchmarks/blaze-bench"),
+
+        // MARK: - Tests
+        .testTarget(name: "BlazeModelFormatTests", dependencies: ["BlazeModelFormat"]),
+        .testTarget(name: "BlazeKernelsTests", dependencies: ["BlazeKernels"]),
+        .testTarget(name: "BlazeRuntimeTests", dependencies: ["BlazeRuntime", "BlazeKit", "BlazeModelFormat"],
+                    resources: [.copy("Fixtures")]),
+        .testTarget(name: "BlazeConverterTests", dependencies: ["BlazeConverter", "BlazeModelFormat"]),
+    ]
+)
