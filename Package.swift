@@ -25,7 +25,7 @@ let package = Package(
         // Pure compute kernels on raw NHWC buffers; the only target that imports CBLAS.
         .target(name: "BlazeKernels", dependencies: ["CBLAS"]),
         // Graph loading, shape checking, planning, weight packing and execution.
-        .target(name: "BlazeRuntime", dependencies: ["BlazeModelFormat", "BlazeKernels"]),
+        .target(name: "BlazeRuntime", dependencies: ["BlazeModelFormat", "BlazeKernels", "CBLAS"]),
         // The built-in converted models, found as package resources.
         .target(name: "BlazeModels", path: "Models", exclude: ["README.md", "NOTICE"],
                 sources: ["BuiltinModels.swift"], resources: [.copy("bkm")]),

@@ -1,0 +1,132 @@
+import CBLAS
+
+/// Dense 2-D convolution on NHWC activations with OHWI weights:
+/// `out[y,x,o] = clamp(bias[o] + Σ_{ky,kx,i} in[y·sh−pt+ky·dh, x·sw−pl+kx·dw, i] · w[o,ky,kx,i])`,
+/// taps outside the input reading zero.
+///
+/// Every variant computes the output pixels `pixels` (flattened `y·outW + x`) so that callers can
+/// split work across threads by pixel ranges.
+///
+/// ### See Also
+/// - ``Conv2DKernel/reference(input:weights:bias:output:window:inChannels:outChannels:clamp:)``
+public enum Conv2DKernel {
+    /// 1×1, stride 1, unpadded: one row-major `cblas_sgemm`, `M` = pixels, `N` = outChannels,
+    /// `K` = inChannels, with the OHWI weights (`[N, K]`) as `Bᵀ`.
+    /// - Complexity: `2·M·N·K` flops.
+    public static func gemm1x1(input: UnsafePointer<Float>, weights: UnsafePointer<Float>, bias: UnsafePointer<Float>,
+                               output: UnsafeMutablePointer<Float>, pixels: Range<Int>,
+                               inChannels: Int, outChannels: Int, clamp: ClampBounds) {
+        guard !pixels.isEmpty else { return }
+        let out = output + pixels.lowerBound * outChannels
+        Epilogue.fillRows(out, rows: pixels.count, with: bias, channels: outChannels)
+        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans,
+                    Int32(pixels.count), Int32(outChannels), Int32(inChannels),
+                    1, input + pixels.lowerBound * inChannels, Int32(inChannels),
+                    weights, Int32(inChannels),
+                    1, out, Int32(outChannels))
+        if clamp != .none { Epilogue.clamp(out, count: pixels.count * outChannels, clamp) }
+    }
+
+    /// How many floats of workspace ``im2colGEMM(input:weights:bias:output:window:inChannels:outChannels:clamp:pixels:workspace:)``
+    /// needs to process `pixelBlock` pixels at a time.
+    public static func im2colWorkspaceFloats(window: SpatialWindow, inChannels: Int, pixelBlock: Int) -> Int {
+        pixelBlock * window.kernelHeight * window.kernelWidth * inChannels
+    }
+
+    /// The number of pixels processed per GEMM call by the im2col path for a workspace budget.
+    public static func im2colPixelBlock(window: SpatialWindow, inChannels: Int, budgetFloats: Int = 1 << 17) -> Int {
+        let k = window.kernelHeight * window.kernelWidth * inChannels
+        return max(1, min(window.outputHeight * window.outputWidth, budgetFloats / max(k, 1)))
+    }
+
+    /// General convolution: gathers each output pixel's receptive field into a row of the
+    /// workspace (im2col, zeros for padding), then one `cblas_sgemm` per block of pixels.
+    /// `workspace` must hold ``im2colWorkspaceFloats(window:inChannels:pixelBlock:)`` floats for
+    /// `pixelBlock` = ``im2colPixelBlock(window:inChannels:budgetFloats:)``.
+    public static func im2colGEMM(input: UnsafePointer<Float>, weights: UnsafePointer<Float>, bias: UnsafePointer<Float>,
+                                  output: UnsafeMutablePointer<Float>, window: SpatialWindow,
+                                  inChannels: Int, outChannels: Int, clamp: ClampBounds,
+                                  pixels: Range<Int>, pixelBlock: Int, workspace: UnsafeMutablePointer<Float>) {
+        let kh = window.kernelHeight, kw = window.kernelWidth
+        let k = kh * kw * inChannels
+        var start = pixels.lowerBound
+        while start < pixels.upperBound {
+            let end = min(pixels.upperBound, start + pixelBlock)
+            for p in start..<end {
+                let y = p / window.outputWidth, x = p % window.outputWidth
+                let row = workspace + (p - start) * k
+                for ky in 0..<kh {
+                    let iy = y * window.strideHeight - window.padTop + ky * window.dilationHeight
+                    for kx in 0..<kw {
+                        let ix = x * window.strideWidth - window.padLeft + kx * window.dilationWidth
+                        let dst = row + (ky * kw + kx) * inChannels
+                        if iy >= 0, iy < window.inputHeight, ix >= 0, ix < window.inputWidth {
+                            dst.update(from: input + (iy * window.inputWidth + ix) * inChannels, count: inChannels)
+                        } else {
+                            dst.update(repeating: 0, count: inChannels)
+                        }
+                    }
+                }
+            }
+            let out = output + start * outChannels
+            Epilogue.fillRows(out, rows: end - start, with: bias, channels: outChannels)
+            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans,
+                        Int32(end - start), Int32(outChannels), Int32(k),
+                        1, workspace, Int32(k), weights, Int32(k),
+                        1, out, Int32(outChannels))
+            if clamp != .none { Epilogue.clamp(out, count: (end - start) * outChannels, clamp) }
+            start = end
+        }
+    }
+
+    /// The plain twin: six nested loops, the test oracle for every conv variant.
+    public static func reference(input: UnsafePointer<Float>, weights: UnsafePointer<Float>, bias: UnsafePointer<Float>,
+                                 output: UnsafeMutablePointer<Float>, window: SpatialWindow,
+                                 inChannels: Int, outChannels: Int, clamp: ClampBounds) {
+        for y in 0..<window.outputHeight {
+            for x in 0..<window.outputWidth {
+                for o in 0..<outChannels {
+                    var acc = Double(bias[o])
+                    for ky in 0..<window.kernelHeight {
+                        let iy = y * window.strideHeight - window.padTop + ky * window.dilationHeight
+                        guard iy >= 0, iy < window.inputHeight else { continue }
+                        for kx in 0..<window.kernelWidth {
+                            let ix = x * window.strideWidth - window.padLeft + kx * window.dilationWidth
+                            guard ix >= 0, ix < window.inputWidth else { continue }
+                            for i in 0..<inChannels {
+                                acc += Double(input[(iy * window.inputWidth + ix) * inChannels + i])
+                                    * Double(weights[((o * window.kernelHeight + ky) * window.kernelWidth + kx) * inChannels + i])
+                            }
+                        }
+                    }
+                    output[(y * window.outputWidth + x) * outChannels + o] = clamp.apply(Float(acc))
+                }
+            }
+        }
+    }
+}
+
+/// Row-wise epilogues shared by the GEMM-based kernels.
+public enum Epilogue {
+    /// Writes `values[0..<channels]` into each of `rows` rows of `channels` floats.
+    @inline(__always)
+    public static func fillRows(_ out: UnsafeMutablePointer<Float>, rows: Int, with values: UnsafePointer<Float>, channels: Int) {
+        for r in 0..<rows { (out + r * channels).update(from: values, count: channels) }
+    }
+
+    /// Clamps `count` floats in place.
+    public static func clamp(_ p: UnsafeMutablePointer<Float>, count: Int, _ bounds: ClampBounds) {
+        let raw = UnsafeMutableRawPointer(p)
+        var i = 0
+        let lo = SIMD8<Float>(repeating: bounds.min), hi = SIMD8<Float>(repeating: bounds.max)
+        while i + 8 <= count {
+            let v = raw.loadUnaligned(fromByteOffset: i * 4, as: SIMD8<Float>.self)
+            raw.storeBytes(of: v.clamped(lowerBound: lo, upperBound: hi), toByteOffset: i * 4, as: SIMD8<Float>.self)
+            i += 8
+        }
+        while i < count {
+            p[i] = bounds.apply(p[i])
+            i += 1
+        }
+    }
+}

@@ -1,0 +1,68 @@
+/// Max pooling on NHWC: `out[y,x,c] = clamp(max over taps inside the input of in[…, c])`;
+/// padded taps are ignored (TFLite semantics).
+///
+/// ### See Also
+/// - ``MaxPoolKernel/reference(input:output:window:channels:clamp:)``
+public enum MaxPoolKernel {
+    /// SIMD over channels, eight at a time, for output rows `rows`.
+    public static func direct(input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>, window w: SpatialWindow,
+                              channels c: Int, clamp: ClampBounds, rows: Range<Int>) {
+        let ir = UnsafeRawPointer(input), or = UnsafeMutableRawPointer(output)
+        let c8 = c & ~7
+        let lo = SIMD8<Float>(repeating: clamp.min), hi = SIMD8<Float>(repeating: clamp.max)
+        for y in rows {
+            let kRows = w.kernelRows(forOutputRow: y)
+            for x in 0..<w.outputWidth {
+                var kx0 = 0, kx1 = w.kernelWidth
+                let ix0 = x * w.strideWidth - w.padLeft
+                while kx0 < kx1, ix0 + kx0 * w.dilationWidth < 0 { kx0 += 1 }
+                while kx1 > kx0, ix0 + (kx1 - 1) * w.dilationWidth >= w.inputWidth { kx1 -= 1 }
+                let outBase = (y * w.outputWidth + x) * c
+                var cb = 0
+                while cb < c8 {
+                    var m = SIMD8<Float>(repeating: -.infinity)
+                    for ky in kRows {
+                        let iy = y * w.strideHeight - w.padTop + ky * w.dilationHeight
+                        for kx in kx0..<kx1 {
+                            let ix = ix0 + kx * w.dilationWidth
+                            m = pointwiseMax(m, ir.loadUnaligned(fromByteOffset: ((iy * w.inputWidth + ix) * c + cb) * 4, as: SIMD8<Float>.self))
+                        }
+                    }
+                    or.storeBytes(of: m.clamped(lowerBound: lo, upperBound: hi), toByteOffset: (outBase + cb) * 4, as: SIMD8<Float>.self)
+                    cb += 8
+                }
+                for ch in c8..<c {
+                    var m = -Float.infinity
+                    for ky in kRows {
+                        let iy = y * w.strideHeight - w.padTop + ky * w.dilationHeight
+                        for kx in kx0..<kx1 {
+                            m = max(m, input[(iy * w.inputWidth + ix0 + kx * w.dilationWidth) * c + ch])
+                        }
+                    }
+                    output[outBase + ch] = clamp.apply(m)
+                }
+            }
+        }
+    }
+
+    public static func reference(input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>, window w: SpatialWindow,
+                                 channels c: Int, clamp: ClampBounds) {
+        for y in 0..<w.outputHeight {
+            for x in 0..<w.outputWidth {
+                for ch in 0..<c {
+                    var m = -Float.infinity
+                    for ky in 0..<w.kernelHeight {
+                        for kx in 0..<w.kernelWidth {
+                            let iy = y * w.strideHeight - w.padTop + ky * w.dilationHeight
+                            let ix = x * w.strideWidth - w.padLeft + kx * w.dilationWidth
+                            if iy >= 0, iy < w.inputHeight, ix >= 0, ix < w.inputWidth {
+                                m = max(m, input[(iy * w.inputWidth + ix) * c + ch])
+                            }
+                        }
+                    }
+                    output[(y * w.outputWidth + x) * c + ch] = clamp.apply(m)
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,133 @@
+import Foundation
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A fixed set of worker threads for data-parallel loops with microsecond dispatch.
+///
+/// A model runs hundreds of small ops per inference, so waking threads through the kernel for
+/// each would cost more than the op. Workers spin briefly on a generation counter after each
+/// job and then sleep on a condition variable, so an idle pool costs no CPU.
+///
+/// The pool is owned by one session; `parallelFor` must not be called concurrently or
+/// re-entrantly on the same pool. There is no global pool: each session creates its own with
+/// the thread count its options ask for.
+public final class WorkerPool: @unchecked Sendable {
+    /// Threads that execute a `parallelFor`, the calling thread included.
+    public let threadCount: Int
+    private let state: PoolState
+
+    /// Creates a pool executing on `threadCount` threads (the caller plus `threadCount − 1` workers).
+    public init(threadCount: Int) {
+        precondition(threadCount >= 1, "WorkerPool needs at least one thread")
+        self.threadCount = threadCount
+        state = PoolState(workers: threadCount - 1)
+        for _ in 0..<(threadCount - 1) {
+            let s = state
+            let t = Thread { s.workerLoop() }
+            t.stackSize = 1 << 20
+            t.start()
+        }
+    }
+
+    deinit { state.shutdown() }
+
+    /// Calls `body(i)` for every `i` in `0..<count`, spread over the pool's threads; returns when all are done.
+    public func parallelFor(_ count: Int, _ body: (Int) -> Void) {
+        if count <= 0 { return }
+        if threadCount == 1 || count == 1 {
+            for i in 0..<count { body(i) }
+            return
+        }
+        withoutActuallyEscaping(body) { job in state.run(count: count, job: job) }
+    }
+}
+
+private final class PoolState: @unchecked Sendable {
+    let workers: Int
+    let generation = Atomic<Int>(0)
+    let nextIndex = Atomic<Int>(0)
+    let pending = Atomic<Int>(0)
+    let sleepers = Atomic<Int>(0)
+    var job: ((Int) -> Void)?
+    var jobCount = 0
+    var stopping = false
+    var mutex = pthread_mutex_t()
+    var condition = pthread_cond_t()
+    static let spinLimit = 1 << 16
+
+    init(workers: Int) {
+        self.workers = workers
+        pthread_mutex_init(&mutex, nil)
+        pthread_cond_init(&condition, nil)
+    }
+
+    func run(count: Int, job: @escaping (Int) -> Void) {
+        self.job = job
+        jobCount = count
+        nextIndex.store(0, ordering: .relaxed)
+        pending.store(workers, ordering: .relaxed)
+        generation.wrappingAdd(1, ordering: .sequentiallyConsistent)
+        wakeSleepers()
+        drain()
+        var spins = 0
+        while pending.load(ordering: .acquiring) != 0 {
+            spins += 1
+            if spins > 1 << 20 { sched_yield() }
+        }
+        self.job = nil
+    }
+
+    private func wakeSleepers() {
+        if sleepers.load(ordering: .sequentiallyConsistent) > 0 {
+            pthread_mutex_lock(&mutex)
+            pthread_cond_broadcast(&condition)
+            pthread_mutex_unlock(&mutex)
+        }
+    }
+
+    private func drain() {
+        let count = jobCount
+        guard let job else { return }
+        while true {
+            let i = nextIndex.wrappingAdd(1, ordering: .relaxed).oldValue
+            if i >= count { break }
+            job(i)
+        }
+    }
+
+    func workerLoop() {
+        var seen = 0
+        while true {
+            var spins = 0
+            var g = generation.load(ordering: .acquiring)
+            while g == seen {
+                spins += 1
+                if spins >= PoolState.spinLimit {
+                    sleepers.wrappingAdd(1, ordering: .sequentiallyConsistent)
+                    pthread_mutex_lock(&mutex)
+                    while generation.load(ordering: .sequentiallyConsistent) == seen {
+                        pthread_cond_wait(&condition, &mutex)
+                    }
+                    pthread_mutex_unlock(&mutex)
+                    sleepers.wrappingSubtract(1, ordering: .sequentiallyConsistent)
+                    spins = 0
+                }
+                g = generation.load(ordering: .acquiring)
+            }
+            seen = g
+            if stopping { return }
+            drain()
+            pending.wrappingSubtract(1, ordering: .releasing)
+        }
+    }
+
+    func shutdown() {
+        stopping = true
+        generation.wrappingAdd(1, ordering: .sequentiallyConsistent)
+        pthread_mutex_lock(&mutex)
+        pthread_cond_broadcast(&condition)
+        pthread_mutex_unlock(&mutex)
+    }
+}

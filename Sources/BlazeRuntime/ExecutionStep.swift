@@ -1,0 +1,89 @@
+import BlazeKernels
+import BlazeModelFormat
+
+/// One planned node: kernel variant chosen, pointers resolved, work split decided. `run`
+/// allocates nothing.
+protocol ExecutionStep {
+    func run(pool: WorkerPool)
+}
+
+/// What an op's planner sees of its node: attributes, shapes, resolved buffers and constants.
+struct NodeBinding {
+    let index: Int
+    let node: Node
+    let inputShapes: [[Int]]
+    let outputShapes: [[Int]]
+    let inputs: [UnsafePointer<Float>]
+    let outputs: [UnsafeMutablePointer<Float>]
+    /// The constant data of each input, nil for activations.
+    let constants: [UnsafeBufferPointer<Float>?]
+    let threadCount: Int
+
+    func error(_ reason: String) -> RuntimeError {
+        .invalidNode(index: index, op: node.op.rawValue, name: node.name, reason: reason)
+    }
+
+    func requireArity(inputs n: Int, outputs m: Int = 1) throws {
+        guard inputShapes.count == n, outputShapes.count == m else {
+            throw error("expected \(n) inputs and \(m) outputs, found \(inputShapes.count) and \(outputShapes.count)")
+        }
+    }
+
+    /// Input `i` as a constant of exactly `count` floats.
+    func constant(_ i: Int, count: Int, role: String) throws -> UnsafePointer<Float> {
+        guard let c = constants[i] else { throw error("\(role) (input \(i)) must be a constant") }
+        guard c.count == count else { throw error("\(role) expected \(count) values, found \(c.count)") }
+        return c.baseAddress!
+    }
+
+    /// Input `i` as an activation (not a constant).
+    func activation(_ i: Int) throws -> UnsafePointer<Float> {
+        guard constants[i] == nil else { throw error("input \(i) must be an activation, found a constant") }
+        return inputs[i]
+    }
+
+    func requireShape(_ actual: [Int], _ expected: [Int], _ what: String) throws {
+        guard actual == expected else { throw error("\(what) shape expected \(expected), found \(actual)") }
+    }
+
+    func int(_ key: String) throws -> Int { try node.int(key, nodeIndex: index) }
+    func ints(_ key: String, count: Int) throws -> [Int] { try node.ints(key, count: count, nodeIndex: index) }
+    func clamp() throws -> ClampBounds {
+        let b = try node.activation(nodeIndex: index).bounds
+        return ClampBounds(min: b.min, max: b.max)
+    }
+
+    /// `[1,H,W,C]` of activation input `i`.
+    func nhwc(_ shape: [Int], _ what: String) throws -> (h: Int, w: Int, c: Int) {
+        guard shape.count == 4, shape[0] == 1 else { throw error("\(what) expected NHWC with batch 1, found \(shape)") }
+        return (shape[1], shape[2], shape[3])
+    }
+
+    /// The sliding window from `strides`, `dilations` and `pads` [top, left, bottom, right].
+    func window(kernelHeight: Int, kernelWidth: Int, inputHeight: Int, inputWidth: Int) throws -> SpatialWindow {
+        let s = try ints("strides", count: 2)
+        let d = node.attributes["dilations"] == nil ? [1, 1] : try ints("dilations", count: 2)
+        let p = try ints("pads", count: 4)
+        guard s.allSatisfy({ $0 >= 1 && $0 <= 16 }), d.allSatisfy({ $0 >= 1 && $0 <= 16 }),
+              p.allSatisfy({ $0 >= 0 && $0 <= 64 }), kernelHeight >= 1, kernelWidth >= 1 else {
+            throw error("window expected strides/dilations in 1...16 and pads in 0...64, found strides \(s), dilations \(d), pads \(p)")
+        }
+        let w = SpatialWindow(inputHeight: inputHeight, inputWidth: inputWidth, kernelHeight: kernelHeight, kernelWidth: kernelWidth,
+                              strideHeight: s[0], strideWidth: s[1], dilationHeight: d[0], dilationWidth: d[1],
+                              padTop: p[0], padLeft: p[1], padBottom: p[2], padRight: p[3])
+        guard w.outputHeight >= 1, w.outputWidth >= 1 else { throw error("window \(w) has an empty output") }
+        return w
+    }
+
+    /// Number of parallel tasks for work of `flops` split into at most `units` pieces.
+    func taskCount(flops: Int, units: Int) -> Int {
+        guard threadCount > 1, flops >= 40_000 else { return 1 }
+        return max(1, min(threadCount, units))
+    }
+}
+
+/// The `task`-th of `tasks` near-equal parts of `0..<count`.
+@inline(__always)
+func partition(_ count: Int, _ tasks: Int, _ task: Int) -> Range<Int> {
+    (count * task / tasks)..<(count * (task + 1) / tasks)
+}

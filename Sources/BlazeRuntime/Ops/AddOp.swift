@@ -1,0 +1,33 @@
+import BlazeKernels
+import BlazeModelFormat
+
+/// `add`: same-shape element-wise sum with fused clamp.
+enum AddOp: OpPlanner {
+    static let kind = OpKind.add
+
+    static func plan(_ b: NodeBinding) throws -> any ExecutionStep {
+        try b.requireArity(inputs: 2)
+        try b.requireShape(b.inputShapes[1], b.inputShapes[0], "second input")
+        try b.requireShape(b.outputShapes[0], b.inputShapes[0], "output")
+        let count = b.inputShapes[0].reduce(1, *)
+        // Constants are allowed as addends: they are read from the model mapping like activations.
+        return Step(a: b.inputs[0], b: b.inputs[1], output: b.outputs[0], count: count, clamp: try b.clamp(),
+                    tasks: b.taskCount(flops: count * 4, units: count / 1024))
+    }
+
+    struct Step: ExecutionStep {
+        let a: UnsafePointer<Float>, b: UnsafePointer<Float>
+        let output: UnsafeMutablePointer<Float>
+        let count: Int
+        let clamp: ClampBounds
+        let tasks: Int
+
+        func run(pool: WorkerPool) {
+            pool.parallelFor(tasks) { t in
+                let r = partition(count / 8, tasks, t)
+                let range = (r.lowerBound * 8)..<(t == tasks - 1 ? count : r.upperBound * 8)
+                ElementwiseKernel.add(a, b, output, range: range, clamp: clamp)
+            }
+        }
+    }
+}

@@ -1,0 +1,58 @@
+import BlazeKernels
+import BlazeModelFormat
+
+/// `conv2d`: dense convolution, 1×1 through one GEMM, k×k through im2col + GEMM.
+enum Conv2DOp: OpPlanner {
+    static let kind = OpKind.conv2d
+
+    static func plan(_ b: NodeBinding) throws -> any ExecutionStep {
+        try b.requireArity(inputs: 3)
+        let x = try b.nhwc(b.inputShapes[0], "input")
+        let ws = b.inputShapes[1]
+        guard ws.count == 4, ws[3] == x.c else { throw b.error("weight expected OHWI [Cout, KH, KW, \(x.c)], found \(ws)") }
+        let outC = ws[0]
+        let window = try b.window(kernelHeight: ws[1], kernelWidth: ws[2], inputHeight: x.h, inputWidth: x.w)
+        try b.requireShape(b.outputShapes[0], [1, window.outputHeight, window.outputWidth, outC], "output")
+        let step = Step(input: try b.activation(0), weights: try b.constant(1, count: ws.reduce(1, *), role: "weight"),
+                        bias: try b.constant(2, count: outC, role: "bias"), output: b.outputs[0], window: window,
+                        inChannels: x.c, outChannels: outC, clamp: try b.clamp(), tasks: 1, pixelBlock: 0, scratch: nil)
+        let pixels = window.outputHeight * window.outputWidth
+        var s = step
+        s.tasks = b.taskCount(flops: 2 * pixels * outC * ws[1] * ws[2] * x.c, units: pixels)
+        if !window.isPointwise {
+            s.pixelBlock = Conv2DKernel.im2colPixelBlock(window: window, inChannels: x.c)
+            let per = Conv2DKernel.im2colWorkspaceFloats(window: window, inChannels: x.c, pixelBlock: s.pixelBlock)
+            s.scratch = ScratchBuffer(floats: per * s.tasks)
+        }
+        return s
+    }
+
+    struct Step: ExecutionStep {
+        let input: UnsafePointer<Float>, weights: UnsafePointer<Float>, bias: UnsafePointer<Float>
+        let output: UnsafeMutablePointer<Float>
+        let window: SpatialWindow
+        let inChannels: Int, outChannels: Int
+        let clamp: ClampBounds
+        var tasks: Int, pixelBlock: Int
+        var scratch: ScratchBuffer?
+
+        func run(pool: WorkerPool) {
+            let pixels = window.outputHeight * window.outputWidth
+            if let scratch {
+                let per = Conv2DKernel.im2colWorkspaceFloats(window: window, inChannels: inChannels, pixelBlock: pixelBlock)
+                pool.parallelFor(tasks) { t in
+                    Conv2DKernel.im2colGEMM(input: input, weights: weights, bias: bias, output: output, window: window,
+                                            inChannels: inChannels, outChannels: outChannels, clamp: clamp,
+                                            pixels: partition(pixels, tasks, t), pixelBlock: pixelBlock,
+                                            workspace: scratch.pointer + t * per)
+                }
+            } else {
+                pool.parallelFor(tasks) { t in
+                    Conv2DKernel.gemm1x1(input: input, weights: weights, bias: bias, output: output,
+                                         pixels: partition(pixels, tasks, t), inChannels: inChannels,
+                                         outChannels: outChannels, clamp: clamp)
+                }
+            }
+        }
+    }
+}
