@@ -1,1 +1,105 @@
-print("blaze-bench")
+import ArgumentParser
+import BlazeKit
+import CBLAS
+import Foundation
+
+@main
+struct BlazeBench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "blaze-bench",
+        abstract: "Times BlazeKit's models on this machine.",
+        subcommands: [ModelsBenchmark.self])
+}
+
+struct ModelsBenchmark: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "models",
+        abstract: "Warms up, then times each converted model and prints median, min and p90 latency.")
+
+    @Option(help: "Threads per inference (1...64).") var threads = 1
+    @Option(help: "Timed runs per model.") var runs = 50
+    @Option(help: "Untimed warm-up runs per model.") var warmup = 10
+    @Option(name: .customLong("model"), help: "Only this model (repeatable), e.g. pose_landmark_full.")
+    var onlyModels: [String] = []
+    @Option(help: "Read <name>.bkm files from this directory instead of the built-in models.")
+    var modelsDir: String?
+    @Flag(help: "Print one JSON object per model per line.") var json = false
+    @Flag(help: "Print the slowest ops of each model.") var perLayer = false
+
+    func validate() throws {
+        guard (1...64).contains(threads) else { throw ValidationError("--threads expected 1...64, found \(threads)") }
+        guard runs >= 1 else { throw ValidationError("--runs expected at least 1, found \(runs)") }
+        guard warmup >= 0 else { throw ValidationError("--warmup expected at least 0, found \(warmup)") }
+        let known = Set(BuiltinModel.allCases.map(\.rawValue))
+        for m in onlyModels where !known.contains(m) {
+            throw ValidationError("--model expected one of \(known.sorted().joined(separator: ", ")), found \(m)")
+        }
+    }
+
+    func run() throws {
+        if !json { print(MachineDescription.current) }
+        let models = BuiltinModel.allCases.filter { onlyModels.isEmpty || onlyModels.contains($0.rawValue) }
+        for m in models {
+            let file = try modelsDir.map { try ModelFile(path: URL(fileURLWithPath: $0).appendingPathComponent(m.fileName).path) }
+                ?? m.load()
+            let session = try InferenceSession(model: file, options: RuntimeOptions(threadCount: threads))
+            let range = file.metadata.input.valueRange
+            var state: UInt32 = 0x9E37_79B9
+            for i in session.input.indices {
+                state ^= state << 13; state ^= state >> 17; state ^= state << 5
+                session.input[i] = range[0] + (range[1] - range[0]) * Float(state >> 8) / 16_777_216
+            }
+            for _ in 0..<warmup { session.run() }
+            var times: [Double] = []
+            times.reserveCapacity(runs)
+            for _ in 0..<runs {
+                let t0 = DispatchTime.now().uptimeNanoseconds
+                session.run()
+                times.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6)
+            }
+            times.sort()
+            let median = times.count % 2 == 1 ? times[times.count / 2] : (times[times.count / 2 - 1] + times[times.count / 2]) / 2
+            let p90 = times[min(times.count - 1, Int((Double(times.count) * 0.9).rounded(.up)) - 1)]
+            if json {
+                print(#"{"model":"\#(m.rawValue)","threads":\#(threads),"medianMs":\#(fmt(median)),"minMs":\#(fmt(times[0])),"p90Ms":\#(fmt(p90))}"#)
+            } else {
+                print("\(m.rawValue.padding(toLength: 22, withPad: " ", startingAt: 0)) threads=\(threads)  median \(fmt(median)) ms  min \(fmt(times[0])) ms  p90 \(fmt(p90)) ms")
+            }
+            if perLayer { printLayers(session) }
+        }
+    }
+
+    private func printLayers(_ session: InferenceSession) {
+        var total: [String: (Double, Int)] = [:]
+        var perNode: [(String, String, Double)] = []
+        let reps = 10
+        for r in 0..<reps {
+            for p in session.profile() {
+                let key = p.op.rawValue
+                total[key, default: (0, 0)].0 += p.seconds / Double(reps)
+                if r == 0 { total[key, default: (0, 0)].1 += 1 }
+                if r == 0 { perNode.append((p.name, p.op.rawValue, 0)) }
+            }
+        }
+        for (op, v) in total.sorted(by: { $0.value.0 > $1.value.0 }) {
+            print("    \(op.padding(toLength: 18, withPad: " ", startingAt: 0)) x\(v.1)  \(fmt(v.0 * 1000)) ms")
+        }
+        var slowest = session.profile().enumerated().map { ($0.offset, $0.element) }
+        slowest.sort { $0.1.seconds > $1.1.seconds }
+        for (i, p) in slowest.prefix(8) {
+            print("      node \(i) \(p.op.rawValue) '\(p.name)': \(fmt(p.seconds * 1000)) ms")
+        }
+    }
+}
+
+func fmt(_ v: Double) -> String { String(format: "%.3f", v) }
+
+enum MachineDescription {
+    static var current: String {
+        let cpu = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8))?
+            .split(separator: "\n").first { $0.hasPrefix("model name") }?
+            .split(separator: ":", maxSplits: 1).last?.trimmingCharacters(in: .whitespaces) ?? "unknown CPU"
+        let blas = openblas_get_config().map { String(cString: $0) } ?? "unknown"
+        return "# \(cpu), \(ProcessInfo.processInfo.activeProcessorCount) cores, OpenBLAS \(blas)"
+    }
+}

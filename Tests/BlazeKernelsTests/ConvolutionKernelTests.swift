@@ -1,0 +1,138 @@
+@testable import BlazeKernels
+import Testing
+
+/// One convolution geometry, deliberately awkward: odd channels, stride 2, asymmetric pads.
+struct ConvCase: CustomStringConvertible, Sendable {
+    var h: Int, w: Int, cin: Int, cout: Int, k: (Int, Int), stride: (Int, Int), pads: (Int, Int, Int, Int)
+    var dilation = (1, 1)
+    var window: SpatialWindow {
+        SpatialWindow(inputHeight: h, inputWidth: w, kernelHeight: k.0, kernelWidth: k.1, strideHeight: stride.0,
+                      strideWidth: stride.1, dilationHeight: dilation.0, dilationWidth: dilation.1,
+                      padTop: pads.0, padLeft: pads.1, padBottom: pads.2, padRight: pads.3)
+    }
+    var description: String { "\(h)x\(w)x\(cin)->\(cout) k\(k) s\(stride) p\(pads) d\(dilation)" }
+
+    static let all: [ConvCase] = [
+        ConvCase(h: 7, w: 5, cin: 3, cout: 5, k: (1, 1), stride: (1, 1), pads: (0, 0, 0, 0)),
+        ConvCase(h: 15, w: 7, cin: 17, cout: 16, k: (1, 1), stride: (1, 1), pads: (0, 0, 0, 0)),
+        ConvCase(h: 18, w: 17, cin: 3, cout: 8, k: (3, 3), stride: (2, 2), pads: (0, 0, 1, 1)),
+        ConvCase(h: 18, w: 17, cin: 5, cout: 15, k: (3, 3), stride: (1, 1), pads: (1, 1, 1, 1)),
+        ConvCase(h: 9, w: 11, cin: 4, cout: 3, k: (5, 5), stride: (2, 2), pads: (1, 2, 2, 1)),
+        ConvCase(h: 6, w: 6, cin: 8, cout: 4, k: (2, 2), stride: (2, 2), pads: (0, 0, 0, 0)),
+        ConvCase(h: 8, w: 9, cin: 2, cout: 3, k: (3, 3), stride: (1, 1), pads: (2, 2, 2, 2), dilation: (2, 2)),
+        ConvCase(h: 1, w: 1, cin: 16, cout: 7, k: (1, 1), stride: (1, 1), pads: (0, 0, 0, 0)),
+    ]
+}
+
+struct DepthwiseCase: CustomStringConvertible, Sendable {
+    var h: Int, w: Int, c: Int, k: Int, stride: Int, pads: (Int, Int, Int, Int)
+    var window: SpatialWindow {
+        SpatialWindow(inputHeight: h, inputWidth: w, kernelHeight: k, kernelWidth: k, strideHeight: stride, strideWidth: stride,
+                      padTop: pads.0, padLeft: pads.1, padBottom: pads.2, padRight: pads.3)
+    }
+    var description: String { "\(h)x\(w)x\(c) k\(k) s\(stride) p\(pads)" }
+
+    static let all: [DepthwiseCase] = [
+        DepthwiseCase(h: 7, w: 5, c: 1, k: 3, stride: 1, pads: (1, 1, 1, 1)),
+        DepthwiseCase(h: 15, w: 7, c: 5, k: 3, stride: 2, pads: (0, 0, 1, 1)),
+        DepthwiseCase(h: 18, w: 17, c: 8, k: 5, stride: 1, pads: (2, 2, 2, 2)),
+        DepthwiseCase(h: 18, w: 17, c: 15, k: 5, stride: 2, pads: (1, 1, 2, 2)),
+        DepthwiseCase(h: 16, w: 16, c: 16, k: 3, stride: 2, pads: (0, 0, 1, 1)),
+        DepthwiseCase(h: 9, w: 10, c: 17, k: 3, stride: 1, pads: (1, 0, 1, 2)),
+        DepthwiseCase(h: 12, w: 13, c: 24, k: 5, stride: 2, pads: (0, 0, 0, 0)),
+        DepthwiseCase(h: 5, w: 6, c: 4, k: 7, stride: 1, pads: (3, 3, 3, 3)),
+        DepthwiseCase(h: 2, w: 2, c: 9, k: 5, stride: 1, pads: (2, 2, 2, 2)),
+    ]
+}
+
+@Suite struct ConvolutionKernelTests {
+    static let clamps: [ClampBounds] = [.none, ClampBounds(min: 0, max: 6)]
+
+    @Test(arguments: ConvCase.all)
+    func convVariantsMatchReference(c: ConvCase) {
+        var rng = SeededRandom(seed: 7767517)
+        let win = c.window
+        let input = rng.array(c.h * c.w * c.cin)
+        let weights = rng.array(c.cout * c.k.0 * c.k.1 * c.cin)
+        let bias = rng.array(c.cout)
+        let n = win.outputHeight * win.outputWidth * c.cout
+        for clamp in Self.clamps {
+            var expected = [Float](repeating: .nan, count: n)
+            Conv2DKernel.reference(input: input, weights: weights, bias: bias, output: &expected, window: win,
+                                   inChannels: c.cin, outChannels: c.cout, clamp: clamp)
+            // im2col over two uneven pixel ranges with a tiny block, to cross block edges.
+            var got = [Float](repeating: .nan, count: n)
+            let pixels = win.outputHeight * win.outputWidth
+            let block = 3
+            var ws = [Float](repeating: 0, count: Conv2DKernel.im2colWorkspaceFloats(window: win, inChannels: c.cin, pixelBlock: block))
+            for r in [0..<(pixels / 3), (pixels / 3)..<pixels] {
+                Conv2DKernel.im2colGEMM(input: input, weights: weights, bias: bias, output: &got, window: win,
+                                        inChannels: c.cin, outChannels: c.cout, clamp: clamp, pixels: r,
+                                        pixelBlock: block, workspace: &ws)
+            }
+            expectClose(got, expected, rtol: 1e-5, atol: 1e-5, "im2col \(c) \(clamp)")
+            if win.isPointwise {
+                var got1 = [Float](repeating: .nan, count: n)
+                for r in [0..<(pixels / 2), (pixels / 2)..<pixels] {
+                    Conv2DKernel.gemm1x1(input: input, weights: weights, bias: bias, output: &got1, pixels: r,
+                                         inChannels: c.cin, outChannels: c.cout, clamp: clamp)
+                }
+                expectClose(got1, expected, rtol: 1e-5, atol: 1e-5, "gemm1x1 \(c) \(clamp)")
+            }
+        }
+    }
+
+    @Test(arguments: DepthwiseCase.all)
+    func depthwiseDirectMatchesReference(c: DepthwiseCase) {
+        var rng = SeededRandom(seed: 42)
+        let win = c.window
+        let input = rng.array(c.h * c.w * c.c)
+        let weights = rng.array(c.k * c.k * c.c)
+        let bias = rng.array(c.c)
+        let n = win.outputHeight * win.outputWidth * c.c
+        for clamp in Self.clamps {
+            var expected = [Float](repeating: .nan, count: n)
+            DepthwiseConv2DKernel.reference(input: input, weights: weights, bias: bias, output: &expected, window: win,
+                                            channels: c.c, clamp: clamp)
+            var got = [Float](repeating: .nan, count: n)
+            let split = win.outputHeight / 2
+            for rows in [0..<split, split..<win.outputHeight] {
+                DepthwiseConv2DKernel.direct(input: input, weights: weights, bias: bias, output: &got, window: win,
+                                             channels: c.c, clamp: clamp, rows: rows)
+            }
+            expectClose(got, expected, rtol: 1e-5, atol: 1e-5, "depthwise \(c) \(clamp)")
+        }
+    }
+
+    @Test(arguments: DepthwiseCase.all)
+    func maxPoolMatchesReference(c: DepthwiseCase) {
+        var rng = SeededRandom(seed: 3)
+        let win = c.window
+        let input = rng.array(c.h * c.w * c.c)
+        let n = win.outputHeight * win.outputWidth * c.c
+        var expected = [Float](repeating: .nan, count: n), got = [Float](repeating: .nan, count: n)
+        MaxPoolKernel.reference(input: input, output: &expected, window: win, channels: c.c, clamp: .none)
+        MaxPoolKernel.direct(input: input, output: &got, window: win, channels: c.c, clamp: .none, rows: 0..<win.outputHeight)
+        #expect(got == expected, "max pool \(c)")
+    }
+
+    @Test func windowInteriorAndKernelRowsAreExact() {
+        for c in DepthwiseCase.all {
+            let w = c.window
+            for x in 0..<w.outputWidth {
+                let allInside = (0..<w.kernelWidth).allSatisfy { kx in
+                    let ix = x * w.strideWidth - w.padLeft + kx * w.dilationWidth
+                    return ix >= 0 && ix < w.inputWidth
+                }
+                #expect(w.interiorColumns.contains(x) == allInside, "\(c) column \(x)")
+            }
+            for y in 0..<w.outputHeight {
+                let valid = (0..<w.kernelHeight).filter { ky in
+                    let iy = y * w.strideHeight - w.padTop + ky * w.dilationHeight
+                    return iy >= 0 && iy < w.inputHeight
+                }
+                #expect(Array(w.kernelRows(forOutputRow: y)) == valid, "\(c) row \(y)")
+            }
+        }
+    }
+}

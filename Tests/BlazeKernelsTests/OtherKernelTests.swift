@@ -1,0 +1,131 @@
+@testable import BlazeKernels
+import Testing
+
+@Suite struct ElementwiseAndLayoutKernelTests {
+    @Test(arguments: [1, 7, 8, 9, 31, 1000])
+    func addMatchesReference(count: Int) {
+        var rng = SeededRandom(seed: UInt64(count))
+        let a = rng.array(count, -8, 8), b = rng.array(count, -8, 8)
+        for clamp in [ClampBounds.none, ClampBounds(min: 0, max: 6), ClampBounds(min: -1, max: 1)] {
+            var e = [Float](repeating: 0, count: count), g = [Float](repeating: .nan, count: count)
+            ElementwiseKernel.addReference(a, b, &e, count: count, clamp: clamp)
+            ElementwiseKernel.add(a, b, &g, range: 0..<(count / 2), clamp: clamp)
+            ElementwiseKernel.add(a, b, &g, range: (count / 2)..<count, clamp: clamp)
+            #expect(g == e)
+        }
+    }
+
+    @Test(arguments: [(5, 1), (3, 8), (4, 17), (2, 24)])
+    func preluMatchesReference(pixels: Int, channels: Int) {
+        var rng = SeededRandom(seed: 11)
+        let x = rng.array(pixels * channels), alpha = rng.array(channels, 0, 0.5)
+        var e = [Float](repeating: 0, count: x.count), g = [Float](repeating: .nan, count: x.count)
+        ElementwiseKernel.preluReference(x, alpha: alpha, &e, pixels: pixels, channels: channels)
+        ElementwiseKernel.prelu(x, alpha: alpha, &g, pixels: 0..<pixels, channels: channels)
+        #expect(g == e)
+    }
+
+    @Test func logisticMatchesReference() {
+        let x: [Float] = [-100, -10, -1, -1e-3, 0, 1e-3, 1, 10, 100]
+        var e = [Float](repeating: 0, count: x.count), g = [Float](repeating: .nan, count: x.count)
+        ElementwiseKernel.logisticReference(x, &e, count: x.count)
+        ElementwiseKernel.logistic(x, &g, range: 0..<x.count)
+        expectClose(g, e, rtol: 1e-6, atol: 1e-7, "logistic")
+    }
+
+    /// (inH, inW, C, outH, outW, alignCorners, halfPixel)
+    @Test(arguments: [(6, 6, 8, 12, 12, false, false), (6, 6, 8, 12, 12, true, false), (6, 6, 8, 12, 12, false, true),
+                      (5, 7, 3, 9, 4, false, true), (8, 8, 17, 16, 16, false, false), (1, 1, 5, 3, 3, true, false),
+                      (4, 3, 9, 11, 13, true, false)])
+    func resizeBilinearMatchesReference(inH: Int, inW: Int, c: Int, outH: Int, outW: Int, align: Bool, half: Bool) {
+        var rng = SeededRandom(seed: 5)
+        let x = rng.array(inH * inW * c)
+        let rows = BilinearAxis(inputSize: inH, outputSize: outH, alignCorners: align, halfPixelCenters: half)
+        let cols = BilinearAxis(inputSize: inW, outputSize: outW, alignCorners: align, halfPixelCenters: half)
+        var e = [Float](repeating: 0, count: outH * outW * c), g = [Float](repeating: .nan, count: e.count)
+        ResizeBilinearKernel.reference(input: x, output: &e, inputWidth: inW, channels: c, rows: rows, columns: cols)
+        ResizeBilinearKernel.direct(input: x, output: &g, inputWidth: inW, channels: c, rows: rows, columns: cols, outputRows: 0..<outH)
+        expectClose(g, e, rtol: 1e-5, atol: 1e-6, "resize")
+    }
+
+    @Test func bilinearAxisFollowsTFLite() {
+        // 2 -> 4, half pixel: s = (o + 0.5)·0.5 − 0.5 = −0.25, 0.25, 0.75, 1.25
+        let a = BilinearAxis(inputSize: 2, outputSize: 4, alignCorners: false, halfPixelCenters: true)
+        #expect(a.lower == [0, 0, 0, 1])
+        #expect(a.upper == [0, 1, 1, 1])
+        #expect(a.fraction == [-0.25, 0.25, 0.75, 0.25])
+        // align corners 3 -> 5: scale 0.5
+        let b = BilinearAxis(inputSize: 3, outputSize: 5, alignCorners: true, halfPixelCenters: false)
+        #expect(b.lower == [0, 0, 1, 1, 2])
+        #expect(b.fraction == [0, 0.5, 0, 0.5, 0])
+    }
+
+    @Test(arguments: [([1, 5, 4, 3], [0, 0, 1, 2, 0, 1, 0, 0]), ([1, 4, 4, 5], [0, 0, 0, 0, 0, 0, 0, 3]),
+                      ([1, 3, 2, 8], [0, 0, 2, 2, 2, 2, 1, 0]), ([2, 2, 2, 2], [1, 0, 0, 1, 1, 0, 0, 0])])
+    func padMatchesReference(shape: [Int], pads: [Int]) {
+        var rng = SeededRandom(seed: 9)
+        let x = rng.array(shape.reduce(1, *))
+        var out = shape
+        for a in 0..<4 { out[a] += pads[2 * a] + pads[2 * a + 1] }
+        var e = [Float](repeating: 0, count: out.reduce(1, *)), g = [Float](repeating: .nan, count: e.count)
+        LayoutKernel.padReference(input: x, inputShape: shape, pads: pads, output: &e)
+        LayoutKernel.pad(input: x, inputShape: shape, pads: pads, output: &g, rows: 0..<(out[0] * out[1]))
+        #expect(g == e)
+    }
+
+    @Test(arguments: [(3, 2, 8, 2), (2, 3, 18, 3), (1, 1, 4, 2)])
+    func depthToSpaceMatchesReference(h: Int, w: Int, c: Int, block: Int) {
+        let x = (0..<(h * w * c)).map(Float.init)
+        var e = [Float](repeating: 0, count: x.count), g = [Float](repeating: .nan, count: x.count)
+        LayoutKernel.depthToSpaceReference(input: x, height: h, width: w, channels: c, blockSize: block, output: &e)
+        LayoutKernel.depthToSpace(input: x, height: h, width: w, channels: c, blockSize: block, output: &g, rows: 0..<h)
+        #expect(g == e)
+        // Spot check against the TFLite definition: out[0, 1, c] = in[0, 0, 1·C_out + c].
+        #expect(g[c / (block * block)] == x[c / (block * block)])
+    }
+
+    @Test func meanAndFullyConnectedMatchReference() {
+        var rng = SeededRandom(seed: 13)
+        let x = rng.array(7 * 7 * 13)
+        var e = [Float](repeating: 0, count: 13), g = [Float](repeating: .nan, count: 13)
+        LayoutKernel.meanReference(input: x, outer: 1, reduce: 49, inner: 13, output: &e)
+        LayoutKernel.mean(input: x, outer: 1, reduce: 49, inner: 13, output: &g)
+        expectClose(g, e, rtol: 1e-5, atol: 1e-6, "mean")
+        for m in [1, 3] {
+            let k = 19, n = 11
+            let input = rng.array(m * k), w = rng.array(n * k), b = rng.array(n)
+            var fe = [Float](repeating: 0, count: m * n), fg = [Float](repeating: .nan, count: m * n)
+            LayoutKernel.fullyConnectedReference(input: input, weights: w, bias: b, output: &fe, rows: m, inFeatures: k,
+                                                 outFeatures: n, clamp: ClampBounds(min: 0, max: 6))
+            for cols in [0..<4, 4..<n] {
+                LayoutKernel.fullyConnected(input: input, weights: w, bias: b, output: &fg, rows: m, inFeatures: k, outFeatures: n,
+                                            columns: cols, clamp: ClampBounds(min: 0, max: 6))
+            }
+            expectClose(fg, fe, rtol: 1e-5, atol: 1e-5, "fully connected m=\(m)")
+        }
+    }
+
+    @Test func concatenateInterleavesRuns() {
+        let a: [Float] = [1, 2, 3, 4], b: [Float] = [5, 6]
+        var out = [Float](repeating: 0, count: 6)
+        a.withUnsafeBufferPointer { pa in
+            b.withUnsafeBufferPointer { pb in
+                LayoutKernel.concatenate(inputs: [pa.baseAddress!, pb.baseAddress!], runLengths: [2, 1], outer: 2, output: &out)
+            }
+        }
+        #expect(out == [1, 2, 5, 3, 4, 6])
+    }
+
+    @Test(arguments: [1, 2, 3])
+    func workerPoolRunsEveryIndexOnce(threads: Int) {
+        let pool = WorkerPool(threadCount: threads)
+        for round in 0..<200 {
+            let n = round % 7 + 1
+            let hits = UnsafeMutablePointer<Int>.allocate(capacity: n)
+            hits.initialize(repeating: 0, count: n)
+            pool.parallelFor(n) { i in hits[i] += 1 }
+            #expect((0..<n).allSatisfy { hits[$0] == 1 })
+            hits.deallocate()
+        }
+    }
+}

@@ -1,0 +1,99 @@
+import BlazeKit
+import Foundation
+import Testing
+
+/// The fixtures written by `Tools/make_litert_fixtures.py`: LiteRT's outputs for every model on a
+/// seeded random input and on a real photo crop.
+struct LiteRTCase: CustomStringConvertible, Sendable, Decodable {
+    struct Output: Decodable, Sendable {
+        var index: Int
+        var name: String
+        var shape: [Int]
+        var file: String
+        var maxAbs: Float
+    }
+
+    var model: String
+    var input: String
+    var inputShape: [Int]
+    var valueRange: [Float]
+    var inputFile: String?
+    var outputs: [Output]
+
+    var description: String { "\(model).\(input)" }
+
+    static let directory: URL = Bundle.module.resourceURL!.appendingPathComponent("Fixtures/litert")
+
+    static let all: [LiteRTCase] = {
+        struct Manifest: Decodable { var cases: [LiteRTCase] }
+        guard let data = try? Data(contentsOf: directory.appendingPathComponent("manifest.json")),
+              let manifest = try? JSONDecoder().decode(Manifest.self, from: data) else { return [] }
+        return manifest.cases
+    }()
+
+    /// The exact input LiteRT saw (see the manifest's `generator` and `photoInput`).
+    func makeInput() throws -> [Float] {
+        let count = inputShape.reduce(1, *)
+        let lo = valueRange[0], hi = valueRange[1]
+        if input == "random" {
+            var x: UInt32 = 0x9E37_79B9
+            return (0..<count).map { _ in
+                x ^= x << 13; x ^= x >> 17; x ^= x << 5
+                let u = Double(x >> 8) / 16_777_216.0
+                return Float(Double(lo) + Double(hi - lo) * u)
+            }
+        }
+        let bytes = try [UInt8](Data(contentsOf: LiteRTCase.directory.appendingPathComponent(inputFile!)))
+        #expect(bytes.count == count)
+        let span = hi - lo
+        return bytes.map { p in
+            let q = Float(p) / Float(255)
+            let t = span * q
+            return lo + t
+        }
+    }
+
+    func expected(_ o: Output) throws -> [Float] {
+        let data = try Data(contentsOf: LiteRTCase.directory.appendingPathComponent(o.file))
+        return data.withUnsafeBytes { raw in
+            (0..<(data.count / 4)).map { Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: $0 * 4, as: UInt32.self))) }
+        }
+    }
+}
+
+@Suite struct LiteRTParityTests {
+    @Test func fixturesCoverEveryBuiltinModelTwice() {
+        for m in BuiltinModel.allCases {
+            let inputs = Set(LiteRTCase.all.filter { $0.model == m.rawValue }.map(\.input))
+            #expect(inputs == ["random", "photo"], "\(m.rawValue): fixtures for \(inputs.sorted())")
+        }
+    }
+
+    /// Every output within 1e-4 · max(1, max |LiteRT|) of LiteRT, at 1 and 2 threads.
+    @Test(arguments: LiteRTCase.all)
+    func modelMatchesLiteRT(c: LiteRTCase) throws {
+        let model = try #require(BuiltinModel(rawValue: c.model), "unknown model \(c.model)")
+        let file = try model.load()
+        #expect(file.metadata.input.shape == c.inputShape)
+        #expect(file.metadata.input.valueRange == c.valueRange)
+        let input = try c.makeInput()
+        for threads in [1, 2] {
+            let session = try InferenceSession(model: file, options: RuntimeOptions(threadCount: threads))
+            #expect(session.outputDescriptions.map(\.shape) == c.outputs.map(\.shape))
+            let outputs = try session.run(input)
+            for o in c.outputs {
+                let want = try c.expected(o)
+                let got = outputs[o.index]
+                try #require(got.count == want.count, "\(c) output \(o.name): \(got.count) values, expected \(want.count)")
+                var maxErr: Float = 0, at = 0
+                for i in want.indices where !(abs(got[i] - want[i]) <= maxErr) {
+                    maxErr = abs(got[i] - want[i]).isNaN ? .infinity : abs(got[i] - want[i])
+                    at = i
+                }
+                let tolerance = 1e-4 * max(1, o.maxAbs)
+                #expect(maxErr <= tolerance,
+                        "\(c) output \(o.index) '\(o.name)' \(o.shape), \(threads) threads: max |Δ| \(maxErr) at \(at) (\(got[at]) vs \(want[at])), tolerance \(tolerance)")
+            }
+        }
+    }
+}
