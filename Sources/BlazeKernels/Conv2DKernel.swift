@@ -121,7 +121,7 @@ public enum Epilogue {
         let lo = SIMD8<Float>(repeating: bounds.min), hi = SIMD8<Float>(repeating: bounds.max)
         while i + 8 <= count {
             let v = raw.loadUnaligned(fromByteOffset: i * 4, as: SIMD8<Float>.self)
-            raw.storeBytes(of: v.clamped(lowerBound: lo, upperBound: hi), toByteOffset: i * 4, as: SIMD8<Float>.self)
+            raw.storeBytes(of: clampLanes(v, lo, hi), toByteOffset: i * 4, as: SIMD8<Float>.self)
             i += 8
         }
         while i < count {

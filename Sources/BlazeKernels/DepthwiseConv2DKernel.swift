@@ -33,71 +33,21 @@ public enum DepthwiseConv2DKernel {
                              clamp: clamp, y: y, x: x, kRows: kRows)
             }
             guard !interior.isEmpty else { continue }
+            let firstInput = (iy0 &* w.inputWidth &+ interior.lowerBound &* w.strideWidth &- w.padLeft) &* c
             var cb = 0
             while cb < c8 {
-                let b = bRaw.loadUnaligned(fromByteOffset: cb * 4, as: SIMD8<Float>.self)
-                var x = interior.lowerBound
-                var inBase = (iy0 * w.inputWidth + x * w.strideWidth - w.padLeft) * c + cb
-                var outIndex = outRow + x * c + cb
+                let geometry = InteriorRun(
+                    input: inRaw + (firstInput &+ cb) &* 4, weights: wRaw + cb &* 4,
+                    output: outRaw + (outRow &+ interior.lowerBound &* c &+ cb) &* 4,
+                    bias: bRaw.loadUnaligned(fromByteOffset: cb &* 4, as: SIMD8<Float>.self), lo: lo, hi: hi,
+                    pixels: interior.count, kernelRows: kRows, xStepBytes: xStep &* 4, tapStepBytes: dx &* 4,
+                    rowStepBytes: dy &* 4, weightTapBytes: c &* 4, weightRowBytes: kw &* c &* 4, outStepBytes: c &* 4)
                 switch kw {
-                case 3:
-                    while x < interior.upperBound {
-                        var acc = b
-                        var ky = kRows.lowerBound
-                        while ky < kRows.upperBound {
-                            let ip = inBase + ky * dy, wp = (ky * 3) * c + cb
-                            acc += inRaw.loadUnaligned(fromByteOffset: ip * 4, as: SIMD8<Float>.self)
-                                * wRaw.loadUnaligned(fromByteOffset: wp * 4, as: SIMD8<Float>.self)
-                            acc += inRaw.loadUnaligned(fromByteOffset: (ip + dx) * 4, as: SIMD8<Float>.self)
-                                * wRaw.loadUnaligned(fromByteOffset: (wp + c) * 4, as: SIMD8<Float>.self)
-                            acc += inRaw.loadUnaligned(fromByteOffset: (ip + 2 * dx) * 4, as: SIMD8<Float>.self)
-                                * wRaw.loadUnaligned(fromByteOffset: (wp + 2 * c) * 4, as: SIMD8<Float>.self)
-                            ky += 1
-                        }
-                        outRaw.storeBytes(of: acc.clamped(lowerBound: lo, upperBound: hi), toByteOffset: outIndex * 4, as: SIMD8<Float>.self)
-                        x += 1
-                        inBase += xStep
-                        outIndex += c
-                    }
-                case 5:
-                    while x < interior.upperBound {
-                        var acc = b
-                        var ky = kRows.lowerBound
-                        while ky < kRows.upperBound {
-                            let ip = inBase + ky * dy, wp = (ky * 5) * c + cb
-                            acc += inRaw.loadUnaligned(fromByteOffset: ip * 4, as: SIMD8<Float>.self)
-                                * wRaw.loadUnaligned(fromByteOffset: wp * 4, as: SIMD8<Float>.self)
-                            acc += inRaw.loadUnaligned(fromByteOffset: (ip + dx) * 4, as: SIMD8<Float>.self)
-                                * wRaw.loadUnaligned(fromByteOffset: (wp + c) * 4, as: SIMD8<Float>.self)
-                            acc += inRaw.loadUnaligned(fromByteOffset: (ip + 2 * dx) * 4, as: SIMD8<Float>.self)
-                                * wRaw.loadUnaligned(fromByteOffset: (wp + 2 * c) * 4, as: SIMD8<Float>.self)
-                            acc += inRaw.loadUnaligned(fromByteOffset: (ip + 3 * dx) * 4, as: SIMD8<Float>.self)
-                                * wRaw.loadUnaligned(fromByteOffset: (wp + 3 * c) * 4, as: SIMD8<Float>.self)
-                            acc += inRaw.loadUnaligned(fromByteOffset: (ip + 4 * dx) * 4, as: SIMD8<Float>.self)
-                                * wRaw.loadUnaligned(fromByteOffset: (wp + 4 * c) * 4, as: SIMD8<Float>.self)
-                            ky += 1
-                        }
-                        outRaw.storeBytes(of: acc.clamped(lowerBound: lo, upperBound: hi), toByteOffset: outIndex * 4, as: SIMD8<Float>.self)
-                        x += 1
-                        inBase += xStep
-                        outIndex += c
-                    }
-                default:
-                    while x < interior.upperBound {
-                        var acc = b
-                        for ky in kRows {
-                            for kx in 0..<kw {
-                                acc += inRaw.loadUnaligned(fromByteOffset: (inBase + ky * dy + kx * dx) * 4, as: SIMD8<Float>.self)
-                                    * wRaw.loadUnaligned(fromByteOffset: ((ky * kw + kx) * c + cb) * 4, as: SIMD8<Float>.self)
-                            }
-                        }
-                        outRaw.storeBytes(of: acc.clamped(lowerBound: lo, upperBound: hi), toByteOffset: outIndex * 4, as: SIMD8<Float>.self)
-                        x += 1
-                        inBase += xStep
-                        outIndex += c
-                    }
+                case 3: geometry.run(kernelWidth: 3)
+                case 5: geometry.run(kernelWidth: 5)
+                default: geometry.run(kernelWidth: kw)
                 }
-                cb += 8
+                cb &+= 8
             }
             // Channel tail of interior columns, scalar.
             if c8 < c {
@@ -112,6 +62,73 @@ public enum DepthwiseConv2DKernel {
                         output[outRow + x * c + ch] = clamp.apply(acc)
                     }
                 }
+            }
+        }
+    }
+
+    /// One channel block of one output row's interior columns, all taps in bounds.
+    private struct InteriorRun {
+        let input: UnsafeRawPointer, weights: UnsafeRawPointer
+        let output: UnsafeMutableRawPointer
+        let bias: SIMD8<Float>, lo: SIMD8<Float>, hi: SIMD8<Float>
+        let pixels: Int
+        let kernelRows: Range<Int>
+        let xStepBytes: Int, tapStepBytes: Int, rowStepBytes: Int, weightTapBytes: Int, weightRowBytes: Int, outStepBytes: Int
+
+        @inline(__always)
+        func load(_ p: UnsafeRawPointer, _ offset: Int) -> SIMD8<Float> {
+            p.loadUnaligned(fromByteOffset: offset, as: SIMD8<Float>.self)
+        }
+
+        /// Four output pixels per pass share each weight load; `kernelWidth` is a literal at the
+        /// call sites so the tap loop unrolls.
+        @inline(__always)
+        func run(kernelWidth kw: Int) {
+            var x = 0
+            var ip = input
+            var op = output
+            let x1 = xStepBytes, x2 = xStepBytes &* 2, x3 = xStepBytes &* 3
+            while x &+ 4 <= pixels {
+                var a0 = bias, a1 = bias, a2 = bias, a3 = bias
+                var ky = kernelRows.lowerBound
+                var rp = ip + ky &* rowStepBytes
+                var wp = weights + ky &* weightRowBytes
+                while ky < kernelRows.upperBound {
+                    for kx in 0..<kw {
+                        let wv = load(wp, kx &* weightTapBytes)
+                        let t = kx &* tapStepBytes
+                        a0 += load(rp, t) * wv
+                        a1 += load(rp, t &+ x1) * wv
+                        a2 += load(rp, t &+ x2) * wv
+                        a3 += load(rp, t &+ x3) * wv
+                    }
+                    rp += rowStepBytes
+                    wp += weightRowBytes
+                    ky &+= 1
+                }
+                op.storeBytes(of: clampLanes(a0, lo, hi), as: SIMD8<Float>.self)
+                op.storeBytes(of: clampLanes(a1, lo, hi), toByteOffset: outStepBytes, as: SIMD8<Float>.self)
+                op.storeBytes(of: clampLanes(a2, lo, hi), toByteOffset: outStepBytes &* 2, as: SIMD8<Float>.self)
+                op.storeBytes(of: clampLanes(a3, lo, hi), toByteOffset: outStepBytes &* 3, as: SIMD8<Float>.self)
+                x &+= 4
+                ip += xStepBytes &* 4
+                op += outStepBytes &* 4
+            }
+            while x < pixels {
+                var a0 = bias
+                var ky = kernelRows.lowerBound
+                var rp = ip + ky &* rowStepBytes
+                var wp = weights + ky &* weightRowBytes
+                while ky < kernelRows.upperBound {
+                    for kx in 0..<kw { a0 += load(rp, kx &* tapStepBytes) * load(wp, kx &* weightTapBytes) }
+                    rp += rowStepBytes
+                    wp += weightRowBytes
+                    ky &+= 1
+                }
+                op.storeBytes(of: clampLanes(a0, lo, hi), as: SIMD8<Float>.self)
+                x &+= 1
+                ip += xStepBytes
+                op += outStepBytes
             }
         }
     }

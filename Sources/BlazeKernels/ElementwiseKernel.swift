@@ -22,7 +22,7 @@ public enum ElementwiseKernel {
             while i + 8 <= range.upperBound {
                 let v = ar.loadUnaligned(fromByteOffset: i * 4, as: SIMD8<Float>.self)
                     + br.loadUnaligned(fromByteOffset: i * 4, as: SIMD8<Float>.self)
-                or.storeBytes(of: v.clamped(lowerBound: lo, upperBound: hi), toByteOffset: i * 4, as: SIMD8<Float>.self)
+                or.storeBytes(of: clampLanes(v, lo, hi), toByteOffset: i * 4, as: SIMD8<Float>.self)
                 i += 8
             }
         }

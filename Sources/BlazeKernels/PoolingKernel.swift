@@ -25,10 +25,10 @@ public enum MaxPoolKernel {
                         let iy = y * w.strideHeight - w.padTop + ky * w.dilationHeight
                         for kx in kx0..<kx1 {
                             let ix = ix0 + kx * w.dilationWidth
-                            m = pointwiseMax(m, ir.loadUnaligned(fromByteOffset: ((iy * w.inputWidth + ix) * c + cb) * 4, as: SIMD8<Float>.self))
+                            m = maxLanes(m, ir.loadUnaligned(fromByteOffset: ((iy * w.inputWidth + ix) * c + cb) * 4, as: SIMD8<Float>.self))
                         }
                     }
-                    or.storeBytes(of: m.clamped(lowerBound: lo, upperBound: hi), toByteOffset: (outBase + cb) * 4, as: SIMD8<Float>.self)
+                    or.storeBytes(of: clampLanes(m, lo, hi), toByteOffset: (outBase + cb) * 4, as: SIMD8<Float>.self)
                     cb += 8
                 }
                 for ch in c8..<c {

@@ -84,6 +84,6 @@ public struct ClampBounds: Sendable, Equatable {
     @inline(__always) public func apply(_ x: Float) -> Float { Swift.min(Swift.max(x, min), max) }
 
     @inline(__always) public func apply(_ x: SIMD8<Float>) -> SIMD8<Float> {
-        x.clamped(lowerBound: SIMD8(repeating: min), upperBound: SIMD8(repeating: max))
+        clampLanes(x, SIMD8(repeating: min), SIMD8(repeating: max))
     }
 }

@@ -1,0 +1,14 @@
+// The standard library's `clamped(lowerBound:upperBound:)` and `pointwiseMin/Max` on SIMD8<Float>
+// compile to per-lane scalar code with NaN handling (measured: one call per vector in the
+// depthwise kernel). Compare-and-replace compiles to `cmpltps` + blend, so kernels use these.
+
+@inline(__always)
+func clampLanes(_ v: SIMD8<Float>, _ lo: SIMD8<Float>, _ hi: SIMD8<Float>) -> SIMD8<Float> {
+    let r = v.replacing(with: lo, where: v .< lo)
+    return r.replacing(with: hi, where: r .> hi)
+}
+
+@inline(__always)
+func maxLanes(_ a: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> {
+    a.replacing(with: b, where: b .> a)
+}
