@@ -15,7 +15,7 @@ public enum DequantizeFoldingPass {
                   graph.tensors[op.inputs[0]].sparsity == nil,
                   case .float16(let bits)? = graph.tensors[op.inputs[0]].data,
                   graph.tensors[op.outputs[0]].type == .float32,
-                  bits.count == graph.tensors[op.outputs[0]].shape.reduce(1, *),
+                  bits.count == checkedElementCount(graph.tensors[op.outputs[0]].shape),
                   !graph.tensors[op.outputs[0]].isConstant
             else {
                 kept.append(op)

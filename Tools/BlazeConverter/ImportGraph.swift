@@ -92,9 +92,7 @@ public struct ImportGraph: Sendable, Equatable {
             guard t.buffer >= 0, t.buffer < max(model.buffers.count, 1) else {
                 throw ConverterError.badTensor(name: t.name, reason: "buffer \(t.buffer) out of range (\(model.buffers.count) buffers)")
             }
-            guard t.shape.allSatisfy({ $0 >= 0 }) else {
-                throw ConverterError.badTensor(name: t.name, reason: "shape \(t.shape) has a negative dimension")
-            }
+            _ = try elementCount(t.shape, tensor: t.name)
             let bytes = t.buffer < model.buffers.count ? model.buffers[t.buffer] : []
             var data: ConstantData?
             if !bytes.isEmpty {
@@ -161,6 +159,11 @@ public struct ImportGraph: Sendable, Equatable {
         }
         return result
     }
+}
+
+/// The element count of `shape`, or nil when a dimension is negative or the count overflows.
+func checkedElementCount(_ shape: [Int]) -> Int? {
+    try? elementCount(shape, tensor: "")
 }
 
 /// The element count of `shape`, checked against overflow and the model format's limit.

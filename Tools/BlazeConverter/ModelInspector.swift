@@ -31,7 +31,7 @@ public struct ModelSummary: Sendable {
         opHistogram = histogram.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         parameterCount = sub.tensors.reduce(0) { sum, t in
             t.buffer > 0 && t.buffer < model.buffers.count && !model.buffers[t.buffer].isEmpty
-                ? sum + t.shape.reduce(1, *) : sum
+                ? sum + (checkedElementCount(t.shape) ?? 0) : sum
         }
         var facts: [(String, String)] = [
             ("version", String(model.version)), ("subgraphs", String(model.subgraphs.count)),
