@@ -16,15 +16,61 @@ public enum Conv2DKernel {
     public static func gemm1x1(input: UnsafePointer<Float>, weights: UnsafePointer<Float>, bias: UnsafePointer<Float>,
                                output: UnsafeMutablePointer<Float>, pixels: Range<Int>,
                                inChannels: Int, outChannels: Int, clamp: ClampBounds) {
-        guard !pixels.isEmpty else { return }
-        let out = output + pixels.lowerBound * outChannels
-        Epilogue.fillRows(out, rows: pixels.count, with: bias, channels: outChannels)
-        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans,
-                    Int32(pixels.count), Int32(outChannels), Int32(inChannels),
-                    1, input + pixels.lowerBound * inChannels, Int32(inChannels),
-                    weights, Int32(inChannels),
-                    1, out, Int32(outChannels))
-        if clamp != .none { Epilogue.clamp(out, count: pixels.count * outChannels, clamp) }
+        // Blocks of about 64 KiB of output, so the bias fill, the GEMM and the clamp all touch
+        // the block while it is in L2 instead of making three passes over memory.
+        let block = max(16, 16_384 / max(outChannels, 1))
+        var start = pixels.lowerBound
+        while start < pixels.upperBound {
+            let end = min(pixels.upperBound, start + block)
+            let out = output + start * outChannels
+            Epilogue.fillRows(out, rows: end - start, with: bias, channels: outChannels)
+            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans,
+                        Int32(end - start), Int32(outChannels), Int32(inChannels),
+                        1, input + start * inChannels, Int32(inChannels),
+                        weights, Int32(inChannels),
+                        1, out, Int32(outChannels))
+            if clamp != .none { Epilogue.clamp(out, count: (end - start) * outChannels, clamp) }
+            start = end
+        }
+    }
+
+    /// Direct convolution for few output channels (where a GEMM with `N` = 1…4 wastes its tiles
+    /// and im2col's copy dominates): each output value is a SIMD dot product over the receptive
+    /// field, eight input channels at a time. Output pixels `pixels`.
+    public static func directFewOutputs(input: UnsafePointer<Float>, weights: UnsafePointer<Float>, bias: UnsafePointer<Float>,
+                                        output: UnsafeMutablePointer<Float>, window w: SpatialWindow,
+                                        inChannels cin: Int, outChannels cout: Int, clamp: ClampBounds, pixels: Range<Int>) {
+        let inRaw = UnsafeRawPointer(input), wRaw = UnsafeRawPointer(weights)
+        let c8 = cin & ~7
+        for p in pixels {
+            let y = p / w.outputWidth, x = p % w.outputWidth
+            let kRows = w.kernelRows(forOutputRow: y)
+            let ix0 = x &* w.strideWidth &- w.padLeft
+            for o in 0..<cout {
+                var acc = SIMD8<Float>()
+                var tail: Float = 0
+                for ky in kRows {
+                    let iy = y &* w.strideHeight &- w.padTop &+ ky &* w.dilationHeight
+                    for kx in 0..<w.kernelWidth {
+                        let ix = ix0 &+ kx &* w.dilationWidth
+                        guard ix >= 0, ix < w.inputWidth else { continue }
+                        let ib = (iy &* w.inputWidth &+ ix) &* cin
+                        let wb = ((o &* w.kernelHeight &+ ky) &* w.kernelWidth &+ kx) &* cin
+                        var i = 0
+                        while i < c8 {
+                            acc += inRaw.loadUnaligned(fromByteOffset: (ib &+ i) &* 4, as: SIMD8<Float>.self)
+                                * wRaw.loadUnaligned(fromByteOffset: (wb &+ i) &* 4, as: SIMD8<Float>.self)
+                            i &+= 8
+                        }
+                        while i < cin {
+                            tail += input[ib &+ i] * weights[wb &+ i]
+                            i &+= 1
+                        }
+                    }
+                }
+                output[p &* cout &+ o] = clamp.apply(bias[o] + acc.sum() + tail)
+            }
+        }
     }
 
     /// How many floats of workspace ``im2colGEMM(input:weights:bias:output:window:inChannels:outChannels:clamp:pixels:workspace:)``

@@ -21,6 +21,9 @@ struct ConvCase: CustomStringConvertible, Sendable {
         ConvCase(h: 6, w: 6, cin: 8, cout: 4, k: (2, 2), stride: (2, 2), pads: (0, 0, 0, 0)),
         ConvCase(h: 8, w: 9, cin: 2, cout: 3, k: (3, 3), stride: (1, 1), pads: (2, 2, 2, 2), dilation: (2, 2)),
         ConvCase(h: 1, w: 1, cin: 16, cout: 7, k: (1, 1), stride: (1, 1), pads: (0, 0, 0, 0)),
+        ConvCase(h: 13, w: 12, cin: 8, cout: 1, k: (3, 3), stride: (1, 1), pads: (1, 1, 1, 1)),
+        ConvCase(h: 11, w: 9, cin: 11, cout: 2, k: (3, 3), stride: (2, 2), pads: (0, 1, 1, 0)),
+        ConvCase(h: 40, w: 3, cin: 3, cout: 40, k: (1, 1), stride: (1, 1), pads: (0, 0, 0, 0)),
     ]
 }
 
@@ -71,6 +74,12 @@ struct DepthwiseCase: CustomStringConvertible, Sendable {
                                         pixelBlock: block, workspace: &ws)
             }
             expectClose(got, expected, rtol: 1e-5, atol: 1e-5, "im2col \(c) \(clamp)")
+            var direct = [Float](repeating: .nan, count: n)
+            for r in [0..<(pixels / 3), (pixels / 3)..<pixels] {
+                Conv2DKernel.directFewOutputs(input: input, weights: weights, bias: bias, output: &direct, window: win,
+                                              inChannels: c.cin, outChannels: c.cout, clamp: clamp, pixels: r)
+            }
+            expectClose(direct, expected, rtol: 1e-5, atol: 1e-5, "directFewOutputs \(c) \(clamp)")
             if win.isPointwise {
                 var got1 = [Float](repeating: .nan, count: n)
                 for r in [0..<(pixels / 2), (pixels / 2)..<pixels] {

@@ -15,11 +15,14 @@ enum Conv2DOp: OpPlanner {
         try b.requireShape(b.outputShapes[0], [1, window.outputHeight, window.outputWidth, outC], "output")
         let step = Step(input: try b.activation(0), weights: try b.constant(1, count: ws.reduce(1, *), role: "weight"),
                         bias: try b.constant(2, count: outC, role: "bias"), output: b.outputs[0], window: window,
-                        inChannels: x.c, outChannels: outC, clamp: try b.clamp(), tasks: 1, pixelBlock: 0, scratch: nil)
+                        inChannels: x.c, outChannels: outC, clamp: try b.clamp(), variant: .gemm1x1, tasks: 1, pixelBlock: 0, scratch: nil)
         let pixels = window.outputHeight * window.outputWidth
         var s = step
         s.tasks = b.taskCount(flops: 2 * pixels * outC * ws[1] * ws[2] * x.c, units: pixels)
-        if !window.isPointwise {
+        if outC <= Step.directOutputChannelLimit, !window.isPointwise {
+            s.variant = .directFewOutputs
+        } else if !window.isPointwise {
+            s.variant = .im2colGEMM
             s.pixelBlock = Conv2DKernel.im2colPixelBlock(window: window, inChannels: x.c)
             let per = Conv2DKernel.im2colWorkspaceFloats(window: window, inChannels: x.c, pixelBlock: s.pixelBlock)
             s.scratch = ScratchBuffer(floats: per * s.tasks)
@@ -33,12 +36,27 @@ enum Conv2DOp: OpPlanner {
         let window: SpatialWindow
         let inChannels: Int, outChannels: Int
         let clamp: ClampBounds
+        var variant: Variant
         var tasks: Int, pixelBlock: Int
         var scratch: ScratchBuffer?
 
+        enum Variant { case gemm1x1, im2colGEMM, directFewOutputs }
+
+        /// Up to this many output channels a k×k conv runs direct instead of im2col + GEMM
+        /// (pose_landmark's 3×3, 8→1 mask head: 2.9 ms via im2col, see Benchmarks/RESULTS.md).
+        static let directOutputChannelLimit = 4
+
         func run(pool: WorkerPool) {
             let pixels = window.outputHeight * window.outputWidth
-            if let scratch {
+            switch variant {
+            case .directFewOutputs:
+                pool.parallelFor(tasks) { t in
+                    Conv2DKernel.directFewOutputs(input: input, weights: weights, bias: bias, output: output, window: window,
+                                                  inChannels: inChannels, outChannels: outChannels, clamp: clamp,
+                                                  pixels: partition(pixels, tasks, t))
+                }
+            case .im2colGEMM:
+                let scratch = scratch!
                 let per = Conv2DKernel.im2colWorkspaceFloats(window: window, inChannels: inChannels, pixelBlock: pixelBlock)
                 pool.parallelFor(tasks) { t in
                     Conv2DKernel.im2colGEMM(input: input, weights: weights, bias: bias, output: output, window: window,
@@ -46,7 +64,7 @@ enum Conv2DOp: OpPlanner {
                                             pixels: partition(pixels, tasks, t), pixelBlock: pixelBlock,
                                             workspace: scratch.pointer + t * per)
                 }
-            } else {
+            case .gemm1x1:
                 pool.parallelFor(tasks) { t in
                     Conv2DKernel.gemm1x1(input: input, weights: weights, bias: bias, output: output,
                                          pixels: partition(pixels, tasks, t), inChannels: inChannels,
