@@ -24,7 +24,8 @@ struct ModelsBenchmark: ParsableCommand {
     @Option(help: "Read <name>.bkm files from this directory instead of the built-in models.")
     var modelsDir: String?
     @Flag(help: "Print one JSON object per model per line.") var json = false
-    @Flag(help: "Print the slowest ops of each model.") var perLayer = false
+    @Flag(help: "Print time per op kind and the slowest nodes of each model.") var perLayer = false
+    @Option(help: "With --per-layer, how many of the slowest nodes to list.") var topNodes = 8
 
     func validate() throws {
         guard (1...64).contains(threads) else { throw ValidationError("--threads expected 1...64, found \(threads)") }
@@ -86,8 +87,33 @@ struct ModelsBenchmark: ParsableCommand {
         }
         var slowest = session.profile().enumerated().map { ($0.offset, $0.element) }
         slowest.sort { $0.1.seconds > $1.1.seconds }
-        for (i, p) in slowest.prefix(8) {
-            print("      node \(i) \(p.op.rawValue) '\(p.name)': \(fmt(p.seconds * 1000)) ms")
+        let g = session.model.graph
+        for (i, p) in slowest.prefix(topNodes) {
+            let node = g.nodes[i]
+            let shapes = node.inputs.map { g.values[$0].shape.description }.joined(separator: " ")
+            let out = g.values[node.outputs[0]].shape
+            let flops = Self.flops(node, in: g)
+            let rate = flops > 0 ? "  \(fmt(Double(flops) / p.seconds / 1e9)) GFLOP/s" : ""
+            print("      node \(i) \(p.op.rawValue) \(shapes) -> \(out): \(fmt(p.seconds * 1000)) ms\(rate)")
+        }
+    }
+}
+
+extension ModelsBenchmark {
+    /// Multiply-adds × 2 of a conv, depthwise or fully connected node; 0 for other ops.
+    static func flops(_ node: Node, in g: Graph) -> Int {
+        let out = g.values[node.outputs[0]].elementCount
+        switch node.op {
+        case .conv2d:
+            let w = g.values[node.inputs[1]].shape
+            return 2 * out * w[1] * w[2] * w[3]
+        case .depthwiseConv2d:
+            let w = g.values[node.inputs[1]].shape
+            return 2 * out * w[w.count - 3] * w[w.count - 2]
+        case .fullyConnected:
+            return 2 * out * g.values[node.inputs[1]].shape[1]
+        default:
+            return 0
         }
     }
 }
