@@ -20,8 +20,8 @@ struct Convert: ParsableCommand {
     @Option(help: "The model name to record (default: the file or entry stem).")
     var name: String?
 
-    @Option(name: .customLong("input-range"),
-            help: "The input value range LO,HI that pixel values 0…255 map to; required for unknown models.")
+    @Option(name: .customLong("input-range"), parsing: .unconditional,
+            help: "The input value range LO,HI that pixel values 0…255 map to (e.g. -1,1); required for unknown models.")
     var inputRange: String?
 
     @Option(help: "The .task entry to convert (default: every .tflite entry).")
