@@ -33,7 +33,7 @@ struct Convert: ParsableCommand {
         } catch let error as ExitCode {
             throw error
         } catch {
-            printError("blaze-convert: error: \(error)")
+            printError("blaze-convert: error: \(input): \(error)")
             throw ExitCode.failure
         }
     }
