@@ -35,7 +35,7 @@ let package = Package(
         // MARK: - Tools
         .target(name: "BlazeConverter",
                 dependencies: ["BlazeModelFormat", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
-                path: "Tools/BlazeConverter"),
+                path: "Tools/BlazeConverter", exclude: ["README.md"]),
         .executableTarget(name: "blaze-convert",
                           dependencies: ["BlazeConverter", "BlazeModelFormat",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser")],

@@ -10,7 +10,7 @@ protocol OpPlanner {
 
 /// The table from op kind to planner. A test checks that every ``OpKind`` is registered.
 enum OpRegistry {
-    static let planners: [OpKind: any OpPlanner.Type] = {
+    nonisolated(unsafe) static let planners: [OpKind: any OpPlanner.Type] = {
         let all: [any OpPlanner.Type] = [
             Conv2DOp.self, DepthwiseConv2DOp.self, AddOp.self, PReLUOp.self, MaxPool2DOp.self, PadOp.self,
             ResizeBilinearOp.self, DepthToSpaceOp.self, ReshapeOp.self, ConcatenationOp.self, MeanOp.self,

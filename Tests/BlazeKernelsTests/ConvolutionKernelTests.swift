@@ -1,4 +1,4 @@
-@testable import BlazeKernels
+import BlazeKernels
 import Testing
 
 /// One convolution geometry, deliberately awkward: odd channels, stride 2, asymmetric pads.

@@ -1,4 +1,4 @@
-@testable import BlazeKernels
+import BlazeKernels
 import Testing
 
 @Suite struct ElementwiseAndLayoutKernelTests {
