@@ -41,7 +41,7 @@ let package = Package(
                                          .product(name: "ArgumentParser", package: "swift-argument-parser")],
                           path: "Tools/blaze-convert"),
         .executableTarget(name: "blaze-bench",
-                          dependencies: ["BlazeKit", "BlazeRuntime", "CBLAS",
+                          dependencies: ["BlazeKit", "BlazeRuntime", "BlazeKernels", "CBLAS",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser")],
                           path: "Benchmarks/blaze-bench"),
 

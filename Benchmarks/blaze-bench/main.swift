@@ -1,5 +1,6 @@
 import ArgumentParser
 import BlazeKit
+import BlazeKernels
 import CBLAS
 import Foundation
 
@@ -38,7 +39,10 @@ struct ModelsBenchmark: ParsableCommand {
     }
 
     func run() throws {
-        if !json { print(MachineDescription.current) }
+        if !json {
+            print(MachineDescription.current)
+            print("# BLAS kernels: \(BLASKernelSelection.upgradeIfBeneficial())")
+        }
         let models = BuiltinModel.allCases.filter { onlyModels.isEmpty || onlyModels.contains($0.rawValue) }
         for m in models {
             let file = try modelsDir.map { try ModelFile(path: URL(fileURLWithPath: $0).appendingPathComponent(m.fileName).path) }

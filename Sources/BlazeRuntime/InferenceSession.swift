@@ -9,9 +9,14 @@ public struct RuntimeOptions: Sendable, Equatable {
     /// worker threads; OpenBLAS's own threading is kept at 1 so that BLAS never nests threads
     /// inside ours.
     public var threadCount: Int
+    /// Let BlazeKit switch OpenBLAS to its AVX-512 kernels when OpenBLAS misdetects an AVX-512
+    /// CPU as an AVX2 one (see ``BLASKernelSelection``). Done once per process, before the first
+    /// session plans; set `false` (or set `OPENBLAS_CORETYPE`) to keep OpenBLAS's own choice.
+    public var selectBLASKernels: Bool
 
-    public init(threadCount: Int = 1) {
+    public init(threadCount: Int = 1, selectBLASKernels: Bool = true) {
         self.threadCount = threadCount
+        self.selectBLASKernels = selectBLASKernels
     }
 
     func validate() throws {
@@ -55,6 +60,7 @@ public final class InferenceSession: @unchecked Sendable {
     /// Plans `model`.
     public init(model: ModelFile, options: RuntimeOptions = RuntimeOptions()) throws {
         try options.validate()
+        if options.selectBLASKernels { BLASKernelSelection.upgradeIfBeneficial() }
         openblas_set_num_threads(1)
         self.model = model
         self.options = options

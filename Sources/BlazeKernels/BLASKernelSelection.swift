@@ -1,0 +1,69 @@
+import CBLAS
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Chooses OpenBLAS's kernel set for this CPU.
+///
+/// OpenBLAS builds with `DYNAMIC_ARCH` (Debian's among them) pick their kernels from a CPU table
+/// fixed at release time. OpenBLAS 0.3.21 does not know recent AMD cores with AVX-512 and falls
+/// back to its Haswell (AVX2) kernels, which run sgemm at half the speed of its own SkylakeX
+/// (AVX-512) kernels on the same machine (measured: 2048³ at 110 vs 208 GFLOP/s; the Blaze 1×1
+/// shapes at 80–110 vs 150–200). When the CPU reports AVX-512 F/BW/DQ/VL, OpenBLAS chose an
+/// AVX2-era core, and the user has not set `OPENBLAS_CORETYPE`, ``upgradeIfBeneficial()`` re-runs
+/// OpenBLAS's own core selection with `OPENBLAS_CORETYPE=SkylakeX`, once per process.
+public enum BLASKernelSelection {
+    /// OpenBLAS's current core name, e.g. `Haswell`, `SkylakeX`.
+    public static var coreName: String {
+        guard let f = symbol("openblas_get_corename", as: (@convention(c) () -> UnsafeMutablePointer<CChar>?).self),
+              let p = f() else { return "unknown" }
+        return String(cString: p)
+    }
+
+    /// What the one-time selection did, e.g. `Haswell -> SkylakeX (AVX-512)` or why it did nothing.
+    public static var outcome: String { upgradeOnce }
+
+    /// Runs the selection once per process (thread-safe); later calls return the first outcome.
+    @discardableResult
+    public static func upgradeIfBeneficial() -> String { upgradeOnce }
+
+    private static let upgradeOnce: String = {
+        let before = coreName
+        if getenv("OPENBLAS_CORETYPE") != nil { return "kept \(before): OPENBLAS_CORETYPE is set by the user" }
+        let avx2Era: Set<String> = ["haswell", "zen", "sandybridge", "excavator"]
+        guard avx2Era.contains(before.lowercased()) else { return "kept \(before)" }
+        let flags = cpuFlags()
+        guard ["avx512f", "avx512bw", "avx512dq", "avx512vl"].allSatisfy(flags.contains) else {
+            return "kept \(before): no AVX-512 on this CPU"
+        }
+        guard let quit = symbol("gotoblas_dynamic_quit", as: (@convention(c) () -> Void).self),
+              let initialize = symbol("gotoblas_dynamic_init", as: (@convention(c) () -> Void).self) else {
+            return "kept \(before): OpenBLAS is not a DYNAMIC_ARCH build"
+        }
+        setenv("OPENBLAS_CORETYPE", "SkylakeX", 1)
+        quit()
+        initialize()
+        unsetenv("OPENBLAS_CORETYPE")
+        let after = coreName
+        if after.lowercased() != "skylakex" {
+            // The build lacks the SkylakeX kernels: restore OpenBLAS's own choice.
+            quit()
+            initialize()
+            return "kept \(coreName): OpenBLAS has no SkylakeX kernels"
+        }
+        return "\(before) -> \(after) (AVX-512)"
+    }()
+
+    private static func cpuFlags() -> Set<Substring> {
+        guard let text = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8),
+              let line = text.split(separator: "\n").first(where: { $0.hasPrefix("flags") }),
+              let list = line.split(separator: ":", maxSplits: 1).last else { return [] }
+        return Set(list.split(separator: " "))
+    }
+
+    private static func symbol<T>(_ name: String, as type: T.Type) -> T? {
+        guard let handle = dlopen(nil, RTLD_NOW), let p = dlsym(handle, name) else { return nil }
+        return unsafeBitCast(p, to: type)
+    }
+}
