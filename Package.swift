@@ -21,16 +21,16 @@ let package = Package(
 
         // MARK: - Engine
         // The only module shared by the converter and the runtime.
-        .target(name: "BlazeModelFormat"),
+        .target(name: "BlazeModelFormat", exclude: ["README.md"]),
         // Pure compute kernels on raw NHWC buffers; the only target that imports CBLAS.
-        .target(name: "BlazeKernels", dependencies: ["CBLAS"]),
+        .target(name: "BlazeKernels", dependencies: ["CBLAS"], exclude: ["README.md"]),
         // Graph loading, shape checking, planning, weight packing and execution.
-        .target(name: "BlazeRuntime", dependencies: ["BlazeModelFormat", "BlazeKernels", "CBLAS"]),
+        .target(name: "BlazeRuntime", dependencies: ["BlazeModelFormat", "BlazeKernels", "CBLAS"], exclude: ["README.md"]),
         // The built-in converted models, found as package resources.
         .target(name: "BlazeModels", path: "Models", exclude: ["README.md", "NOTICE"],
                 sources: ["BuiltinModels.swift"], resources: [.copy("bkm")]),
         // Public entry point.
-        .target(name: "BlazeKit", dependencies: ["BlazeRuntime", "BlazeModels"]),
+        .target(name: "BlazeKit", dependencies: ["BlazeRuntime", "BlazeModels"], exclude: ["README.md"]),
 
         // MARK: - Tools
         .target(name: "BlazeConverter",
