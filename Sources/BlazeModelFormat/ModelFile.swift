@@ -202,8 +202,18 @@ public final class ModelFile: @unchecked Sendable {
             throw ModelFormatError.unsupportedOpset(path: path, fileOpset: opsetVersion,
                                                     supported: ModelFileFormat.opsetVersion)
         }
+        guard bytes[48..<fixed].allSatisfy({ $0 == 0 }) else {
+            throw ModelFormatError.badLayout(path: path, field: "reserved bytes 48..<64", expected: "all zero",
+                actual: bytes[48..<fixed].map { String($0, radix: 16) }.joined(separator: " "))
+        }
         let headerLength = u64(16), dataOffset = u64(24), dataLength = u64(32), stored = u64(40)
         let limit = UInt64(size)
+        // Consistent layout fields that describe more bytes than the file holds: the file was cut short.
+        let (end, endOverflow) = dataOffset.addingReportingOverflow(dataLength)
+        if !endOverflow, end > limit, dataOffset % UInt64(ModelFileFormat.alignment) == 0,
+           dataOffset >= UInt64(fixed), headerLength <= dataOffset - UInt64(fixed) {
+            throw ModelFormatError.truncated(path: path, expectedAtLeast: Int(clamping: end), actual: size)
+        }
         guard headerLength <= limit - UInt64(fixed) else {
             throw ModelFormatError.badLayout(path: path, field: "header length",
                 expected: "at most \(size - fixed) (file size \(size))", actual: "\(headerLength)")
@@ -252,26 +262,28 @@ public final class ModelFile: @unchecked Sendable {
 
     /// Checks every structural invariant the runtime relies on; reports the first violation.
     static func validate(header: ModelHeader, dataLength: Int, path: String) throws {
-        func checkShape(_ shape: [Int], _ what: String) throws {
-            guard shape.count <= 6 else {
-                throw ModelFormatError.badGraph(path: path, reason: "\(what) has rank \(shape.count), at most 6 is supported")
-            }
+        /// Why `shape` is unusable, or nil.
+        func shapeProblem(_ shape: [Int]) -> String? {
+            guard shape.count <= 6 else { return "has rank \(shape.count), at most 6 is supported" }
             var n = 1
             for d in shape {
-                guard d > 0 else { throw ModelFormatError.badGraph(path: path, reason: "\(what) has shape \(shape) with a non-positive dimension") }
+                guard d > 0 else { return "has shape \(shape) with a non-positive dimension" }
                 let (m, o) = n.multipliedReportingOverflow(by: d)
                 guard !o, m <= ModelFileFormat.maxElementCount else {
-                    throw ModelFormatError.badGraph(path: path,
-                        reason: "\(what) has shape \(shape), more than \(ModelFileFormat.maxElementCount) elements")
+                    return "has shape \(shape), more than \(ModelFileFormat.maxElementCount) elements"
                 }
                 n = m
             }
+            return nil
+        }
+        func checkShape(_ shape: [Int], _ what: String) throws {
+            if let p = shapeProblem(shape) { throw ModelFormatError.badGraph(path: path, reason: "\(what) \(p)") }
         }
         for t in header.tensors {
             guard t.dtype == "float32" else {
                 throw ModelFormatError.badTensor(path: path, tensor: t.name, reason: "dtype expected float32, found \(t.dtype)")
             }
-            try checkShape(t.shape, "tensor '\(t.name)'")
+            if let p = shapeProblem(t.shape) { throw ModelFormatError.badTensor(path: path, tensor: t.name, reason: p) }
             let count = t.shape.reduce(1, *)
             guard t.byteCount == count * 4 else {
                 throw ModelFormatError.badTensor(path: path, tensor: t.name,
