@@ -7,6 +7,7 @@ let package = Package(
         .library(name: "BlazeKit", targets: ["BlazeKit"]),
         .library(name: "BlazeRuntime", targets: ["BlazeRuntime"]),
         .library(name: "BlazeModelFormat", targets: ["BlazeModelFormat"]),
+        .executable(name: "blaze", targets: ["blaze"]),
         .executable(name: "blaze-convert", targets: ["blaze-convert"]),
         .executable(name: "blaze-bench", targets: ["blaze-bench"]),
     ],
@@ -29,8 +30,13 @@ let package = Package(
         // The built-in converted models, found as package resources.
         .target(name: "BlazeModels", path: "Models", exclude: ["README.md", "NOTICE"],
                 sources: ["BuiltinModels.swift"], resources: [.copy("bkm")]),
-        // Public entry point.
-        .target(name: "BlazeKit", dependencies: ["BlazeRuntime", "BlazeModels"], exclude: ["README.md"]),
+        // Images: PNG via libpng, raw pixel buffers, orientation, OpenCV-exact bilinear warps.
+        .target(name: "BlazeImage", dependencies: ["CPNG"], exclude: ["README.md"]),
+        // Pipeline stages as value types: anchors, decoding, NMS, ROI math, crops, landmark decoding.
+        .target(name: "BlazeStages", dependencies: ["BlazeRuntime", "BlazeImage"], exclude: ["README.md"]),
+        // Public entry point: built-in models, PoseLandmarker.
+        .target(name: "BlazeKit", dependencies: ["BlazeRuntime", "BlazeModels", "BlazeImage", "BlazeStages"],
+                exclude: ["README.md"]),
 
         // MARK: - Tools
         .target(name: "BlazeConverter",
@@ -40,6 +46,8 @@ let package = Package(
                           dependencies: ["BlazeConverter", "BlazeModelFormat",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser")],
                           path: "Tools/blaze-convert"),
+        .executableTarget(name: "blaze",
+                          dependencies: ["BlazeKit", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(name: "blaze-bench",
                           dependencies: ["BlazeKit", "BlazeRuntime", "BlazeKernels", "CBLAS",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser")],
@@ -51,5 +59,8 @@ let package = Package(
         .testTarget(name: "BlazeRuntimeTests", dependencies: ["BlazeRuntime", "BlazeKit", "BlazeModelFormat"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "BlazeConverterTests", dependencies: ["BlazeConverter", "BlazeModelFormat"]),
+        .testTarget(name: "BlazeImageTests", dependencies: ["BlazeImage"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "BlazeStagesTests", dependencies: ["BlazeStages"]),
+        .testTarget(name: "BlazeKitTests", dependencies: ["BlazeKit"], resources: [.copy("Fixtures")]),
     ]
 )
