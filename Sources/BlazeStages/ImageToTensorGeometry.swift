@@ -122,18 +122,22 @@ public struct ImageToTensorGeometry: Sendable, Equatable {
     }
 
     /// The padded ROI's corners in source pixels, in `cv::RotatedRect::points` order —
-    /// **bottom-left, top-left, top-right, bottom-right** (for rotation 0) — computed exactly as
-    /// `image_to_tensor_converter_opencv.cc` + OpenCV do:
-    /// `angle_deg = Float(Double(rotation·180.f) / M_PI)` (the `RotatedRect` angle is a float);
-    /// `θ = Double(angle_deg)·CV_PI/180` (double); `b = Float(cos θ)·0.5f`, `a = Float(sin θ)·0.5f`;
+    /// **bottom-left, top-left, top-right, bottom-right** (for rotation 0) — see `openCVBoxPoints(_:)`.
+    public var sourceCorners: [SIMD2<Float>] { Self.openCVBoxPoints(roi) }
+
+    /// The corners of `rect` exactly as `image_to_tensor_converter_opencv.cc` + OpenCV compute them:
+    /// `cv::RotatedRect(center, size, rotation·180.f/M_PI)` — the product `rotation·180` is `float`, the
+    /// division by `M_PI` double, the stored angle `float` — then `RotatedRect::points`
+    /// (`modules/core/src/types.cpp`): `θ = angle·CV_PI/180.` (double), `b = (float)cos θ·0.5f`,
+    /// `a = (float)sin θ·0.5f`, and in `float`
     /// `p0 = (cx − a·h − b·w, cy + b·h − a·w)`, `p1 = (cx + a·h − b·w, cy − b·h − a·w)`,
-    /// `p2 = 2c − p0`, `p3 = 2c − p1`, all in `Float`.
-    public var sourceCorners: [SIMD2<Float>] {
-        let angleDegrees = Float(Double(roi.rotation * 180) / Double.pi)
+    /// `p2 = 2c − p0`, `p3 = 2c − p1`. (`cv::boxPoints` just calls `points`.)
+    public static func openCVBoxPoints(_ rect: PixelRotatedRect) -> [SIMD2<Float>] {
+        let angleDegrees = Float(Double(rect.rotation * 180) / Double.pi)
         let theta = Double(angleDegrees) * Double.pi / 180
         let b = Float(cos(theta)) * 0.5
         let a = Float(sin(theta)) * 0.5
-        let cx = roi.centerX, cy = roi.centerY, w = roi.width, h = roi.height
+        let cx = rect.centerX, cy = rect.centerY, w = rect.width, h = rect.height
         let p0 = SIMD2<Float>(cx - a * h - b * w, cy + b * h - a * w)
         let p1 = SIMD2<Float>(cx + a * h - b * w, cy - b * h - a * w)
         let p2 = SIMD2<Float>(2 * cx - p0.x, 2 * cy - p0.y)
