@@ -162,7 +162,7 @@ public struct PoseLandmarkDecoder: Sendable, Equatable {
 
 /// `1.0f / (1.0f + std::exp(-x))` in `Float`, as the MediaPipe calculators write it.
 @inlinable
-public func sigmoid(_ x: Float) -> Float { 1 / (1 + exp(-x)) }
+func sigmoid(_ x: Float) -> Float { 1 / (1 + exp(-x)) }
 
 /// C++ `int v = float_value;` on x86-64 (`cvttss2si`): truncation toward zero, and the
 /// "integer indefinite" `INT32_MIN` for NaN or out-of-range values.
