@@ -16,7 +16,9 @@ public enum Conv2DKernel {
     public static func gemm1x1(input: UnsafePointer<Float>, weights: UnsafePointer<Float>, bias: UnsafePointer<Float>,
                                output: UnsafeMutablePointer<Float>, pixels: Range<Int>,
                                inChannels: Int, outChannels: Int, clamp: ClampBounds) {
-        let block = gemm1x1PixelBlock(outChannels: outChannels)
+        // Blocks of about 64 KiB of output, so the bias fill, the GEMM and the clamp all touch
+        // the block while it is in L2 instead of making three passes over memory.
+        let block = max(16, 16_384 / max(outChannels, 1))
         var start = pixels.lowerBound
         while start < pixels.upperBound {
             let end = min(pixels.upperBound, start + block)
@@ -31,12 +33,6 @@ public enum Conv2DKernel {
             start = end
         }
     }
-
-    /// Pixels per GEMM call of ``gemm1x1(input:weights:bias:output:pixels:inChannels:outChannels:clamp:)``:
-    /// about 64 KiB of output, so the bias fill, the GEMM and the clamp touch the block while it is
-    /// in L2. Callers that split work across threads split at multiples of this, so that every
-    /// thread count computes the same blocks and gets bit-identical results.
-    public static func gemm1x1PixelBlock(outChannels: Int) -> Int { max(16, 16_384 / max(outChannels, 1)) }
 
     /// Direct convolution for few output channels (where a GEMM with `N` = 1…4 wastes its tiles
     /// and im2col's copy dominates): each output value is a SIMD dot product over the receptive

@@ -86,15 +86,10 @@ struct LiteRTCase: CustomStringConvertible, Sendable, Decodable {
         #expect(file.metadata.input.shape == c.inputShape)
         #expect(file.metadata.input.valueRange == c.valueRange)
         let input = try c.makeInput()
-        var firstRun: [[Float]]?
         for threads in [1, 2] {
             let session = try InferenceSession(model: file, options: RuntimeOptions(threadCount: threads))
             #expect(session.outputDescriptions.map(\.shape) == c.outputs.map(\.shape))
             let outputs = try session.run(input)
-            if let firstRun {
-                #expect(outputs == firstRun, "\(c): 2 threads must give the same bits as 1 thread")
-            }
-            firstRun = outputs
             for o in c.outputs {
                 let want = try c.expected(o)
                 let got = outputs[o.index]

@@ -634,8 +634,9 @@ func tempDirectory() throws -> URL {
     }
 
     /// Sessions of one model running at the same time on different threads share only the
-    /// read-only mapping: every run equals a sequential run. Work is split at fixed GEMM block
-    /// boundaries, so the thread count does not change a single bit of the result.
+    /// read-only mapping: every run equals a sequential run with the same thread count. (Across
+    /// thread counts the im2col convolutions split their GEMMs differently, and OpenBLAS rounds
+    /// differently for different row counts, so 1 and 2 threads agree only to float precision.)
     @Test func concurrentSessionsMatchASequentialRun() throws {
         let file = try BuiltinModel.handLandmarkLite.load()
         let input = pseudoRandom(224 * 224 * 3)
@@ -644,7 +645,9 @@ func tempDirectory() throws -> URL {
         }
         #expect(reference[0].map(\.count) == [63, 1, 1, 63])
         #expect(reference[0].allSatisfy { $0.allSatisfy(\.isFinite) })
-        #expect(reference[0] == reference[1], "1 and 2 threads must give bit-identical outputs")
+        for (a, b) in zip(reference[0].joined(), reference[1].joined()) {
+            #expect(abs(a - b) <= 1e-4 * max(1, abs(a)), "1 thread \(a), 2 threads \(b)")
+        }
 
         final class Results: @unchecked Sendable {
             let lock = NSLock()

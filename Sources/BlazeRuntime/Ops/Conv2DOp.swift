@@ -46,15 +46,6 @@ enum Conv2DOp: OpPlanner {
         /// (pose_landmark's 3×3, 8→1 mask head: 2.9 ms via im2col, see Benchmarks/RESULTS.md).
         static let directOutputChannelLimit = 4
 
-        /// Task `t`'s share of `0..<pixels`, cut at multiples of `block` so that the GEMM calls
-        /// (and OpenBLAS's rounding, which depends on the row count) are the same for every thread
-        /// count.
-        func blockAligned(_ pixels: Int, block: Int, task t: Int) -> Range<Int> {
-            let blocks = (pixels + block - 1) / block
-            let r = partition(blocks, tasks, t)
-            return min(pixels, r.lowerBound * block)..<min(pixels, r.upperBound * block)
-        }
-
         func run(pool: WorkerPool) {
             let pixels = window.outputHeight * window.outputWidth
             switch variant {
@@ -70,14 +61,13 @@ enum Conv2DOp: OpPlanner {
                 pool.parallelFor(tasks) { t in
                     Conv2DKernel.im2colGEMM(input: input, weights: weights, bias: bias, output: output, window: window,
                                             inChannels: inChannels, outChannels: outChannels, clamp: clamp,
-                                            pixels: blockAligned(pixels, block: pixelBlock, task: t), pixelBlock: pixelBlock,
+                                            pixels: partition(pixels, tasks, t), pixelBlock: pixelBlock,
                                             workspace: scratch.pointer + t * per)
                 }
             case .gemm1x1:
                 pool.parallelFor(tasks) { t in
                     Conv2DKernel.gemm1x1(input: input, weights: weights, bias: bias, output: output,
-                                         pixels: blockAligned(pixels, block: Conv2DKernel.gemm1x1PixelBlock(outChannels: outChannels), task: t),
-                                         inChannels: inChannels,
+                                         pixels: partition(pixels, tasks, t), inChannels: inChannels,
                                          outChannels: outChannels, clamp: clamp)
                 }
             }
