@@ -1,0 +1,113 @@
+import Foundation
+import Testing
+@testable import BlazeImage
+
+@Suite struct ImageTests {
+    // 3×2 test pattern: pixel (x, y) = (10x + y, 100 + x, 200 + y).
+    static let w = 3, h = 2
+    static func rgb(_ x: Int, _ y: Int) -> [UInt8] { [UInt8(10 * x + y), UInt8(100 + x), UInt8(200 + y)] }
+    static let packed: [UInt8] = (0..<h).flatMap { y in (0..<w).flatMap { x in rgb(x, y) } }
+
+    @Test func rawFormatsWithPaddedStrides() throws {
+        for format in [PixelFormat.rgb8, .rgba8, .bgra8, .gray8] {
+            let bpp = format.bytesPerPixel
+            let stride = Self.w * bpp + 5
+            var buffer = [UInt8](repeating: 0xEE, count: stride * (Self.h - 1) + Self.w * bpp)  // minimal length
+            for y in 0..<Self.h {
+                for x in 0..<Self.w {
+                    let p = Self.rgb(x, y), o = y * stride + x * bpp
+                    switch format {
+                    case .rgb8: buffer[o] = p[0]; buffer[o + 1] = p[1]; buffer[o + 2] = p[2]
+                    case .rgba8: buffer[o] = p[0]; buffer[o + 1] = p[1]; buffer[o + 2] = p[2]; buffer[o + 3] = 7
+                    case .bgra8: buffer[o] = p[2]; buffer[o + 1] = p[1]; buffer[o + 2] = p[0]; buffer[o + 3] = 7
+                    case .gray8: buffer[o] = p[0]
+                    }
+                }
+            }
+            let image = try buffer.withUnsafeBytes {
+                try Image(pixels: $0, width: Self.w, height: Self.h, bytesPerRow: stride, format: format, orientation: .left)
+            }
+            #expect(image.orientation == .left)
+            if format == .gray8 {
+                #expect(image.pixels == Self.packed.enumerated().map { Self.packed[$0.offset - $0.offset % 3] })
+            } else {
+                #expect(image.pixels == Self.packed, "\(format)")
+            }
+        }
+    }
+
+    @Test func invalidRawBuffersThrow() throws {
+        let buffer = [UInt8](repeating: 0, count: 100)
+        try buffer.withUnsafeBytes { raw in
+            #expect(throws: ImageError.invalidBuffer(option: "bytesPerRow", expected: "≥ 12 (width 3 × 4)", actual: "11")) {
+                try Image(pixels: raw, width: 3, height: 2, bytesPerRow: 11, format: .rgba8)
+            }
+            #expect(throws: ImageError.self) {
+                try Image(pixels: UnsafeRawBufferPointer(rebasing: raw[0..<23]), width: 3, height: 2, bytesPerRow: 12, format: .rgba8)
+            }
+            // Exactly the minimum (12 + 12 = 24 bytes... last row needs only width·bpp).
+            _ = try Image(pixels: UnsafeRawBufferPointer(rebasing: raw[0..<24]), width: 3, height: 2, bytesPerRow: 12, format: .rgba8)
+            _ = try Image(pixels: UnsafeRawBufferPointer(rebasing: raw[0..<29]), width: 3, height: 2, bytesPerRow: 20, format: .rgb8)
+            #expect(throws: ImageError.self) {
+                try Image(pixels: UnsafeRawBufferPointer(rebasing: raw[0..<28]), width: 3, height: 2, bytesPerRow: 20, format: .rgb8)
+            }
+            #expect(throws: ImageError.invalidSize(name: "Image(pixels:)", width: 0, height: 2)) {
+                try Image(pixels: raw, width: 0, height: 2, bytesPerRow: 12, format: .rgba8)
+            }
+        }
+        #expect(throws: ImageError.self) { try Image(rgb: [1, 2], width: 1, height: 1) }
+        #expect(throws: ImageError.invalidSize(name: "Image(rgb:)", width: 16385, height: 1)) {
+            try Image(rgb: [], width: 16385, height: 1)
+        }
+        #expect(throws: ImageError.invalidSize(name: "Image(rgb:)", width: 16384, height: 4097)) {
+            try Image(rgb: [], width: 16384, height: 4097)
+        }
+    }
+
+    @Test func errorDescriptionsNameTheProblem() {
+        #expect("\(ImageError.invalidSize(name: "a.png", width: 0, height: 3))".contains("a.png"))
+        #expect("\(ImageError.invalidSize(name: "a.png", width: 0, height: 3))".contains("16384"))
+        #expect("\(ImageError.decodingFailed(name: "b.png", reason: "CRC error"))".contains("CRC error"))
+        #expect("\(ImageError.unsupportedOrientation(.leftMirrored))".contains("leftMirrored"))
+    }
+
+    @Test func orientedRotatesLikeUIImage() throws {
+        // 3×2:  a b c
+        //       d e f
+        var image = try Image(rgb: Self.packed, width: 3, height: 2)
+        func px(_ i: Image, _ x: Int, _ y: Int) -> [UInt8] { Array(i.pixels[(y * i.width + x) * 3..<(y * i.width + x) * 3 + 3]) }
+        #expect(try image.oriented() == image)
+
+        image.orientation = .down
+        let down = try image.oriented()
+        #expect(down.width == 3 && down.height == 2 && down.orientation == .up)
+        #expect(px(down, 0, 0) == Self.rgb(2, 1) && px(down, 2, 1) == Self.rgb(0, 0))
+
+        image.orientation = .right   // rotate 90° clockwise: d a / e b / f c
+        let right = try image.oriented()
+        #expect(right.width == 2 && right.height == 3)
+        #expect(px(right, 0, 0) == Self.rgb(0, 1) && px(right, 1, 0) == Self.rgb(0, 0) && px(right, 0, 2) == Self.rgb(2, 1))
+
+        image.orientation = .left    // rotate 90° counter-clockwise: c f / b e / a d
+        let left = try image.oriented()
+        #expect(left.width == 2 && left.height == 3)
+        #expect(px(left, 0, 0) == Self.rgb(2, 0) && px(left, 1, 0) == Self.rgb(2, 1) && px(left, 0, 2) == Self.rgb(0, 0))
+
+        for mirrored in ImageOrientation.allCases where mirrored.isMirrored {
+            image.orientation = mirrored
+            #expect(throws: ImageError.unsupportedOrientation(mirrored)) { try image.oriented() }
+        }
+    }
+
+    @Test func rotationRadiansFollowsIOSTasks() throws {
+        var image = try Image(rgb: [0, 0, 0], width: 1, height: 1)
+        let expected: [ImageOrientation: Float] = [.up: 0, .right: Float(3 * Double.pi / 2), .down: Float(Double.pi),
+                                                   .left: Float(Double.pi / 2)]
+        for (o, r) in expected {
+            image.orientation = o
+            #expect(image.rotationRadians == r, "\(o)")
+        }
+        #expect(ImageOrientation.allCases.count == 8)
+        #expect(ImageOrientation(rawValue: "rightMirrored") == .rightMirrored)
+    }
+}
