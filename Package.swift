@@ -60,7 +60,7 @@ let package = Package(
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "BlazeConverterTests", dependencies: ["BlazeConverter", "BlazeModelFormat"]),
         .testTarget(name: "BlazeImageTests", dependencies: ["BlazeImage"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "BlazeStagesTests", dependencies: ["BlazeStages"]),
+        .testTarget(name: "BlazeStagesTests", dependencies: ["BlazeStages", "BlazeImage"]),
         .testTarget(name: "BlazeKitTests", dependencies: ["BlazeKit"], resources: [.copy("Fixtures")]),
     ]
 )

@@ -43,11 +43,15 @@ extension Image {
     ///   corrupt or truncated data.
     public init(pngData: [UInt8], name: String = "<memory>") throws {
         let data = stripColorSpaceChunks(pngData)
+        // libpng keeps the pointer from begin_read until finish_read, so the compressed bytes must
+        // live at a fixed address for the whole decode (an Array's withUnsafeBytes pointer must not
+        // escape its closure: the optimizer may free the array after its last use).
+        let compressed = UnsafeMutableRawBufferPointer.allocate(byteCount: max(data.count, 1), alignment: 16)
+        defer { compressed.deallocate() }
+        data.withUnsafeBytes { if $0.count > 0 { compressed.copyMemory(from: $0) } }
         var image = png_image()
         image.version = png_uint_32(PNG_IMAGE_VERSION)
-        let begun = data.withUnsafeBytes { raw -> Int32 in
-            png_image_begin_read_from_memory(&image, raw.baseAddress, raw.count)
-        }
+        let begun = png_image_begin_read_from_memory(&image, compressed.baseAddress, data.count)
         guard begun != 0 else {
             let reason = pngMessage(&image)
             png_image_free(&image)

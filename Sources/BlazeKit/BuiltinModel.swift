@@ -1,5 +1,7 @@
 @_exported import BlazeModelFormat
 @_exported import BlazeRuntime
+@_exported import BlazeImage
+@_exported import BlazeStages
 import BlazeModels
 import Foundation
 

@@ -1,7 +1,8 @@
+import BlazeImage
 import Foundation
 
 public enum DetectorInputRectError: Error, Equatable, CustomStringConvertible {
-    case mirroredOrientationUnsupported(DetectorInputRect.Orientation)
+    case mirroredOrientationUnsupported(ImageOrientation)
     case rotationNotMultipleOf90(Int)
     case invalidImageSize(width: Int, height: Int)
 
@@ -30,13 +31,6 @@ public enum DetectorInputRectError: Error, Equatable, CustomStringConvertible {
 /// `AlignmentPointsRect` derives the ROI rotation in the image frame and the landmark stage needs no
 /// further correction. With rotation 0 both mappings agree (to `Float` rounding).
 public enum DetectorInputRect {
-    /// The orientation of an input image, as iOS `UIImageOrientation`: how the stored pixels must be
-    /// rotated to display upright. (Nested to stay clear of BlazeImage's own orientation type.)
-    public enum Orientation: String, Sendable, Codable, CaseIterable {
-        case up, right, down, left
-        case upMirrored, downMirrored, leftMirrored, rightMirrored
-    }
-
     /// iOS Tasks (`mediapipe/tasks/ios/vision/core/sources/MPPVisionTaskRunner.mm`): up → 0,
     /// right → 3π/2, down → π, left → π/2, computed as `degrees·M_PI/−180` in double with degrees
     /// `−270 / −180 / −90` and stored as `Float` (not normalized). For left/right the rect's width and
@@ -45,7 +39,7 @@ public enum DetectorInputRect {
     ///
     /// Note: older revisions of that file used `right = −90°` / `left = −270°` (i.e. right → π/2); the
     /// mapping here follows the current source and the project spec (§10).
-    public static func forOrientation(_ orientation: Orientation, imageWidth: Int,
+    public static func forOrientation(_ orientation: ImageOrientation, imageWidth: Int,
                                       imageHeight: Int) throws -> NormalizedRect {
         guard imageWidth > 0, imageHeight > 0 else {
             throw DetectorInputRectError.invalidImageSize(width: imageWidth, height: imageHeight)

@@ -1,3 +1,4 @@
+import BlazeImage
 import Foundation
 import Testing
 @testable import BlazeStages
@@ -151,7 +152,7 @@ import Testing
         #expect(right.width == Float(200.0 / 300.0) && right.height == 1.5)
         let left = try DetectorInputRect.forOrientation(.left, imageWidth: 300, imageHeight: 200)
         #expect(left.rotation == Float(Double.pi / 2) && left.width == right.width && left.height == 1.5)
-        for mirrored in [DetectorInputRect.Orientation.upMirrored, .downMirrored, .leftMirrored, .rightMirrored] {
+        for mirrored in [ImageOrientation.upMirrored, .downMirrored, .leftMirrored, .rightMirrored] {
             #expect(throws: DetectorInputRectError.mirroredOrientationUnsupported(mirrored)) {
                 try DetectorInputRect.forOrientation(mirrored, imageWidth: 300, imageHeight: 200)
             }
