@@ -48,7 +48,7 @@ public struct PerspectiveTransform: Sendable, Equatable {
         self.elements = m
     }
 
-    /// As ``init(sourceQuad:destinationQuad:)-(([SIMD2<Float>]),_)``, for `Double` points: they are rounded to
+    /// As the `SIMD2<Float>` initializer, for `Double` points: they are rounded to
     /// `Float` first, because OpenCV's `getPerspectiveTransform` only accepts `Point2f` (`CV_32F`) input.
     public init(sourceQuad: [SIMD2<Double>], destinationQuad: [SIMD2<Double>]) {
         self.init(sourceQuad: sourceQuad.map { SIMD2<Float>($0) }, destinationQuad: destinationQuad.map { SIMD2<Float>($0) })
