@@ -49,34 +49,38 @@ extension Image {
         let compressed = UnsafeMutableRawBufferPointer.allocate(byteCount: max(data.count, 1), alignment: 16)
         defer { compressed.deallocate() }
         data.withUnsafeBytes { if $0.count > 0 { compressed.copyMemory(from: $0) } }
-        var image = png_image()
-        image.version = png_uint_32(PNG_IMAGE_VERSION)
-        let begun = png_image_begin_read_from_memory(&image, compressed.baseAddress, data.count)
+        // The png_image itself must not move either: begin_read stores its address as the read callback's
+        // io_ptr and finish_read dereferences it (an inout `&local` is only valid during each call).
+        let imagePointer = UnsafeMutablePointer<png_image>.allocate(capacity: 1)
+        imagePointer.initialize(to: png_image())
+        defer { imagePointer.deinitialize(count: 1); imagePointer.deallocate() }
+        imagePointer.pointee.version = png_uint_32(PNG_IMAGE_VERSION)
+        let begun = png_image_begin_read_from_memory(imagePointer, compressed.baseAddress, data.count)
         guard begun != 0 else {
-            let reason = pngMessage(&image)
-            png_image_free(&image)
+            let reason = pngMessage(&imagePointer.pointee)
+            png_image_free(imagePointer)
             throw ImageError.decodingFailed(name: name, reason: reason)
         }
-        let width = Int(image.width), height = Int(image.height)
+        let width = Int(imagePointer.pointee.width), height = Int(imagePointer.pointee.height)
         do {
             try Image.validateSize(width: width, height: height, name: name)
         } catch {
-            png_image_free(&image)
+            png_image_free(imagePointer)
             throw error
         }
-        let base = image.format
+        let base = imagePointer.pointee.format
         let linear = base & PNG_FORMAT_FLAG_LINEAR != 0
         let alpha = base & PNG_FORMAT_FLAG_ALPHA != 0
         let channels = alpha ? 4 : 3
-        image.format = PNG_FORMAT_FLAG_COLOR | (alpha ? PNG_FORMAT_FLAG_ALPHA : 0) | (linear ? PNG_FORMAT_FLAG_LINEAR : 0)
-        image.flags = 0  // 16-bit input is linear (the default), matching the linear output: no conversion
+        imagePointer.pointee.format = PNG_FORMAT_FLAG_COLOR | (alpha ? PNG_FORMAT_FLAG_ALPHA : 0) | (linear ? PNG_FORMAT_FLAG_LINEAR : 0)
+        imagePointer.pointee.flags = 0  // 16-bit input is linear (the default), matching the linear output: no conversion
         let count = width * height * 3
         var failure: String?
         var pixels: [UInt8]
         if linear {
             var wide = [UInt16](repeating: 0, count: width * height * channels)
-            let ok = wide.withUnsafeMutableBytes { png_image_finish_read(&image, nil, $0.baseAddress, 0, nil) }
-            if ok == 0 { failure = pngMessage(&image) }
+            let ok = wide.withUnsafeMutableBytes { png_image_finish_read(imagePointer, nil, $0.baseAddress, 0, nil) }
+            if ok == 0 { failure = pngMessage(&imagePointer.pointee) }
             pixels = [UInt8](unsafeUninitializedCapacity: count) { buf, initialized in
                 for i in 0..<(width * height) {
                     buf[3 * i] = UInt8(truncatingIfNeeded: wide[channels * i] >> 8)
@@ -87,8 +91,8 @@ extension Image {
             }
         } else if alpha {
             var rgba = [UInt8](repeating: 0, count: width * height * 4)
-            let ok = rgba.withUnsafeMutableBytes { png_image_finish_read(&image, nil, $0.baseAddress, 0, nil) }
-            if ok == 0 { failure = pngMessage(&image) }
+            let ok = rgba.withUnsafeMutableBytes { png_image_finish_read(imagePointer, nil, $0.baseAddress, 0, nil) }
+            if ok == 0 { failure = pngMessage(&imagePointer.pointee) }
             pixels = [UInt8](unsafeUninitializedCapacity: count) { buf, initialized in
                 for i in 0..<(width * height) {
                     buf[3 * i] = rgba[4 * i]; buf[3 * i + 1] = rgba[4 * i + 1]; buf[3 * i + 2] = rgba[4 * i + 2]
@@ -97,10 +101,10 @@ extension Image {
             }
         } else {
             pixels = [UInt8](repeating: 0, count: count)
-            let ok = pixels.withUnsafeMutableBytes { png_image_finish_read(&image, nil, $0.baseAddress, 0, nil) }
-            if ok == 0 { failure = pngMessage(&image) }
+            let ok = pixels.withUnsafeMutableBytes { png_image_finish_read(imagePointer, nil, $0.baseAddress, 0, nil) }
+            if ok == 0 { failure = pngMessage(&imagePointer.pointee) }
         }
-        png_image_free(&image)
+        png_image_free(imagePointer)
         if let failure { throw ImageError.decodingFailed(name: name, reason: failure) }
         self.init(validatedPixels: pixels, width: width, height: height)
     }
