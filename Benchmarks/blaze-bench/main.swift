@@ -9,7 +9,7 @@ struct BlazeBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "blaze-bench",
         abstract: "Times BlazeKit's models on this machine.",
-        subcommands: [ModelsBenchmark.self])
+        subcommands: [ModelsBenchmark.self, PipelineBenchmark.self])
 }
 
 struct ModelsBenchmark: ParsableCommand {
@@ -131,5 +131,57 @@ enum MachineDescription {
             .split(separator: ":", maxSplits: 1).last?.trimmingCharacters(in: .whitespaces) ?? "unknown CPU"
         let blas = openblas_get_config().map { String(cString: $0) } ?? "unknown"
         return "# \(cpu), \(ProcessInfo.processInfo.activeProcessorCount) cores, OpenBLAS \(blas)"
+    }
+}
+
+struct PipelineBenchmark: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "pipeline",
+        abstract: "Times PoseLandmarker.detect(image:) on one person in a 640×480 photo.",
+        discussion: "The photo is the centre 640×480 of --image (default Benchmarks/photos/mpii_052475643.png, 854×480, one person).")
+
+    @Option(help: "Threads per inference (1...64); repeatable.") var threads: [Int] = [1, 2]
+    @Option(help: "Timed runs.") var runs = 50
+    @Option(help: "Untimed warm-up runs.") var warmup = 10
+    @Option(help: "A PNG with one person, at least 640×480.") var image = "Benchmarks/photos/mpii_052475643.png"
+    @Option(help: "full or lite.") var model = "full"
+    @Flag(help: "Print one JSON object per thread count.") var json = false
+
+    func run() throws {
+        let source = try Image(contentsOfPNGFile: image)
+        guard source.width >= 640, source.height >= 480 else {
+            throw ValidationError("--image expected at least 640×480, found \(source.width)×\(source.height)")
+        }
+        let x0 = (source.width - 640) / 2, y0 = (source.height - 480) / 2
+        var rgb = [UInt8]()
+        rgb.reserveCapacity(640 * 480 * 3)
+        for y in y0..<(y0 + 480) {
+            let row = (y * source.width + x0) * 3
+            rgb += source.pixels[row..<(row + 640 * 3)]
+        }
+        let photo = try Image(rgb: rgb, width: 640, height: 480)
+        if !json { print(MachineDescription.current) }
+        for t in threads {
+            var options = PoseLandmarkerOptions()
+            options.model = model == "lite" ? .lite : .full
+            options.baseOptions.threadCount = t
+            let landmarker = try PoseLandmarker(options: options)
+            let poses = try landmarker.detect(image: photo).landmarks.count
+            guard poses == 1 else { throw ValidationError("expected one person in the benchmark photo, found \(poses)") }
+            for _ in 0..<warmup { _ = try landmarker.detect(image: photo) }
+            var times: [Double] = []
+            for _ in 0..<runs {
+                let t0 = DispatchTime.now().uptimeNanoseconds
+                _ = try landmarker.detect(image: photo)
+                times.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6)
+            }
+            times.sort()
+            let median = times[times.count / 2], p90 = times[min(times.count - 1, times.count * 9 / 10)]
+            if json {
+                print(#"{"pipeline":"pose_image","model":"\#(model)","threads":\#(t),"medianMs":\#(fmt(median)),"minMs":\#(fmt(times[0])),"p90Ms":\#(fmt(p90))}"#)
+            } else {
+                print("pose_image (\(model)) threads=\(t)  median \(fmt(median)) ms  min \(fmt(times[0])) ms  p90 \(fmt(p90)) ms")
+            }
+        }
     }
 }
