@@ -35,7 +35,7 @@ let package = Package(
         // Pipeline stages as value types: anchors, decoding, NMS, ROI math, crops, landmark decoding.
         .target(name: "BlazeStages", dependencies: ["BlazeRuntime", "BlazeImage"], exclude: ["README.md"]),
         // Public entry point: built-in models, PoseLandmarker.
-        .target(name: "BlazeKit", dependencies: ["BlazeRuntime", "BlazeModels", "BlazeImage", "BlazeStages"],
+        .target(name: "BlazeKit", dependencies: ["BlazeRuntime", "BlazeModels", "BlazeImage", "BlazeStages", "BlazeConverter"],
                 exclude: ["README.md"]),
 
         // MARK: - Tools

@@ -1,3 +1,4 @@
+import BlazeConverter
 import BlazeImage
 import BlazeModelFormat
 import BlazeRuntime
@@ -114,11 +115,32 @@ enum PoseModelLocator {
             }
             return (try ModelFile(path: detector), try ModelFile(path: landmarks))
         }
-        if path.hasSuffix(".task") {
-            throw TaskError.modelNotFound(path: path,
-                reason: "convert the bundle first: blaze-convert \(path) --output-dir DIR, then pass DIR")
+        if path.lowercased().hasSuffix(".task") {
+            return (try TaskBundleModels.convert(path, entry: "pose_detector"),
+                    try TaskBundleModels.convert(path, entry: "pose_landmarks_detector"))
         }
         // A single converted file is the landmark network; the detector is the built-in one.
         return (try BuiltinModel.poseDetection.load(), try ModelFile(path: path))
+    }
+}
+
+/// Reads an official MediaPipe Tasks `.task` bundle (a zip of `.tflite` files) by converting the
+/// named entry in memory with the same converter as `blaze-convert`.
+enum TaskBundleModels {
+    static func convert(_ path: String, entry: String) throws -> ModelFile {
+        let bundle: TaskBundle
+        do {
+            bundle = try TaskBundle(url: URL(fileURLWithPath: path))
+        } catch {
+            throw TaskError.modelNotFound(path: path, reason: "not a readable .task bundle: \(error)")
+        }
+        guard let found = try? bundle.select(entry).first else {
+            throw TaskError.modelNotFound(path: path,
+                reason: "the bundle has no \(entry).tflite; it holds \(bundle.entries.map(\.path).joined(separator: ", "))")
+        }
+        let converted = try ModelConverter.convert(ConversionRequest(
+            tflite: found.bytes, sourceFile: found.path, name: entry,
+            properties: ["task.bundle": URL(fileURLWithPath: path).lastPathComponent, "task.entry": found.path]))
+        return try ModelFile(bytes: converted.serialized(), name: "\(path):\(found.path)")
     }
 }

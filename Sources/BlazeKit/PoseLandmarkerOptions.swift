@@ -6,8 +6,10 @@ import Foundation
 /// Options shared by every task: where the model comes from and how many threads it may use.
 /// Mirrors MediaPipe Tasks' `BaseOptions`.
 public struct BaseOptions: Sendable, Equatable {
-    /// A converted model (`.bkm`) or a directory holding converted models. `nil` uses the
-    /// built-in models.
+    /// A converted landmark model (`.bkm`, used with the built-in detector), a directory holding
+    /// converted models (`pose_detection.bkm`, `pose_landmark_full.bkm` / `_lite.bkm`), or an
+    /// official MediaPipe Tasks bundle (`pose_landmarker_full.task`), converted in memory at load.
+    /// `nil` uses the built-in models.
     public var modelAssetPath: String?
     /// Threads one inference may use (1…64), the calling thread included.
     public var threadCount: Int

@@ -42,7 +42,8 @@ struct PoseCommand: ParsableCommand {
         do {
             landmarker = try PoseLandmarker(options: options)
         } catch {
-            throw ValidationError("\(error)")
+            FileHandle.standardError.write("error: \(error)\n".data(using: .utf8)!)
+            throw ExitCode(2)
         }
         for dir in [segmentationDir, overlayDir].compactMap({ $0 }) {
             try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)

@@ -186,3 +186,17 @@ struct PoseReference: Decodable, Sendable, CustomStringConvertible {
         #expect(worst <= 0.02, "max deviation from the upright run \(worst)")
     }
 }
+
+@Suite struct TaskBundleTests {
+    @Test func aFileThatIsNotAZipIsRejectedWithItsPath() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("not-a-bundle-\(UInt32.random(in: 0...UInt32.max)).task").path
+        try Data("not a zip".utf8).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        do {
+            _ = try PoseLandmarker(modelPath: path)
+            Issue.record("accepted a non-zip .task file")
+        } catch let TaskError.modelNotFound(p, reason) {
+            #expect(p == path && reason.contains("not a readable .task bundle"))
+        }
+    }
+}
