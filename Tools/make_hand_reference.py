@@ -1,0 +1,65 @@
+#!/usr/bin/env python3
+"""Runs MediaPipe Tasks 0.10.14 (the peer) HandLandmarker in IMAGE mode on PNG photos and writes
+BlazeKit test fixtures: the photos and one JSON Lines file in `blaze hand`'s output format per model
+variant.
+
+Usage (from the repo root, with the venv of Tools/setup-peer-venv.sh --with-mediapipe):
+  .venv-peer/bin/python Tools/make_hand_reference.py --models DIR_OF_TFLITE --out Tests/BlazeKitTests/Fixtures/hand PHOTO.png...
+
+MediaPipe Tasks needs NormalizationOptions metadata in its .tflite files, so the script writes
+temporary .task bundles with it added (palm_detection and hand_landmark: mean 0, std 255, i.e. [0, 1]).
+"""
+import argparse, json, os, shutil, tempfile, zipfile
+import mediapipe as mp
+from mediapipe.tasks.python import vision, BaseOptions
+from mediapipe.tasks.python.metadata.metadata_writers import metadata_writer
+
+
+def tflite_with_normalization(path, mean, std, outputs):
+    writer = metadata_writer.MetadataWriter.create(open(path, 'rb').read())
+    writer.add_general_info(os.path.basename(path), 'BlazeKit reference fixture')
+    writer.add_image_input(norm_mean=[mean], norm_std=[std])
+    for i in range(outputs):
+        writer.add_feature_output(name=f'output{i}')
+    return writer.populate()[0]
+
+
+def hand_bundle(models, variant, directory):
+    path = os.path.join(directory, f'hand_landmarker_{variant}.task')
+    with zipfile.ZipFile(path, 'w') as z:
+        z.writestr('hand_detector.tflite', tflite_with_normalization(f'{models}/palm_detection_{variant}.tflite', 0.0, 255.0, 2))
+        z.writestr('hand_landmarks_detector.tflite',
+                   tflite_with_normalization(f'{models}/hand_landmark_{variant}.tflite', 0.0, 255.0, 4))
+    return path
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--models', required=True)
+    ap.add_argument('--out', required=True)
+    ap.add_argument('--num-hands', type=int, default=4)
+    ap.add_argument('photos', nargs='+')
+    a = ap.parse_args()
+    os.makedirs(a.out, exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        for variant in ('full', 'lite'):
+            landmarker = vision.HandLandmarker.create_from_options(vision.HandLandmarkerOptions(
+                base_options=BaseOptions(model_asset_path=hand_bundle(a.models, variant, tmp)), num_hands=a.num_hands))
+            with open(os.path.join(a.out, f'reference_{variant}.jsonl'), 'w') as jsonl:
+                for photo in a.photos:
+                    name = os.path.basename(photo)
+                    if variant == 'full':
+                        shutil.copyfile(photo, os.path.join(a.out, name))
+                    image = mp.Image.create_from_file(photo)
+                    r = landmarker.detect(image)
+                    hands = [{'handedness': {'index': c[0].index, 'categoryName': c[0].category_name, 'score': float(c[0].score)},
+                              'landmarks': [[float(l.x), float(l.y), float(l.z)] for l in lms],
+                              'worldLandmarks': [[float(l.x), float(l.y), float(l.z)] for l in world]}
+                             for lms, world, c in zip(r.hand_landmarks, r.hand_world_landmarks, r.handedness)]
+                    jsonl.write(json.dumps({'image': name, 'width': image.width, 'height': image.height,
+                                            'numHands': a.num_hands, 'hands': hands}) + '\n')
+                    print(variant, name, len(hands), 'hands')
+
+
+if __name__ == '__main__':
+    main()
