@@ -137,14 +137,19 @@ enum MachineDescription {
 struct PipelineBenchmark: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "pipeline",
-        abstract: "Times PoseLandmarker.detect(image:) on one person in a 640×480 photo.",
-        discussion: "The photo is the centre 640×480 of --image (default Benchmarks/photos/mpii_052475643.png, 854×480, one person).")
+        abstract: "Times PoseLandmarker and HandLandmarker detect(image:) on 640×480 photos.",
+        discussion: """
+            pose_image: the centre 640×480 of --image (default Benchmarks/photos/mpii_052475643.png, 854×480, one pose found). \
+            hand_image: --hand-image (default Benchmarks/photos/onehand10k_1402.png, 226×339, one hand) scaled to 640×480.
+            """)
 
     @Option(help: "Threads per inference (1...64); repeatable.") var threads: [Int] = [1, 2]
     @Option(help: "Timed runs.") var runs = 50
     @Option(help: "Untimed warm-up runs.") var warmup = 10
     @Option(help: "A PNG with one person, at least 640×480.") var image = "Benchmarks/photos/mpii_052475643.png"
+    @Option(help: "A PNG with one hand, scaled to 640×480.") var handImage = "Benchmarks/photos/onehand10k_1402.png"
     @Option(help: "full or lite.") var model = "full"
+    @Option(help: "pose, hand, or both.") var task = "both"
     @Flag(help: "Print one JSON object per thread count.") var json = false
 
     func run() throws {
@@ -161,6 +166,53 @@ struct PipelineBenchmark: ParsableCommand {
         }
         let photo = try Image(rgb: rgb, width: 640, height: 480)
         if !json { print(MachineDescription.current) }
+        if task != "hand" { try benchmarkPose(photo) }
+        if task != "pose" { try benchmarkHand() }
+    }
+
+    func report(_ name: String, threads t: Int, _ times: [Double]) {
+        let times = times.sorted()
+        let median = times[times.count / 2], p90 = times[min(times.count - 1, times.count * 9 / 10)]
+        if json {
+            print(#"{"pipeline":"\#(name)","model":"\#(model)","threads":\#(t),"medianMs":\#(fmt(median)),"minMs":\#(fmt(times[0])),"p90Ms":\#(fmt(p90))}"#)
+        } else {
+            print("\(name) (\(model)) threads=\(t)  median \(fmt(median)) ms  min \(fmt(times[0])) ms  p90 \(fmt(p90)) ms")
+        }
+    }
+
+    func time(_ body: () throws -> Void) rethrows -> [Double] {
+        for _ in 0..<warmup { try body() }
+        var times: [Double] = []
+        for _ in 0..<runs {
+            let t0 = DispatchTime.now().uptimeNanoseconds
+            try body()
+            times.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6)
+        }
+        return times
+    }
+
+    func benchmarkHand() throws {
+        let source = try Image(contentsOfPNGFile: handImage)
+        var rgb = [UInt8](repeating: 0, count: 640 * 480 * 3)
+        let w = Float(source.width), h = Float(source.height)
+        let scale = PerspectiveTransform(sourceQuad: [SIMD2(0, 0), SIMD2(w, 0), SIMD2(w, h), SIMD2(0, h)],
+                                         destinationQuad: [SIMD2(0, 0), SIMD2(640, 0), SIMD2(640, 480), SIMD2(0, 480)])
+        rgb.withUnsafeMutableBufferPointer {
+            warpPerspectiveRGB(source, transform: scale, width: 640, height: 480, border: .replicate, into: $0.baseAddress!)
+        }
+        let photo = try Image(rgb: rgb, width: 640, height: 480)
+        for t in threads {
+            var options = HandLandmarkerOptions()
+            options.model = model == "lite" ? .lite : .full
+            options.baseOptions.threadCount = t
+            let landmarker = try HandLandmarker(options: options)
+            let hands = try landmarker.detect(image: photo).landmarks.count
+            guard hands == 1 else { throw ValidationError("expected one hand in the benchmark photo, found \(hands)") }
+            report("hand_image", threads: t, try time { _ = try landmarker.detect(image: photo) })
+        }
+    }
+
+    func benchmarkPose(_ photo: Image) throws {
         for t in threads {
             var options = PoseLandmarkerOptions()
             options.model = model == "lite" ? .lite : .full
@@ -168,20 +220,7 @@ struct PipelineBenchmark: ParsableCommand {
             let landmarker = try PoseLandmarker(options: options)
             let poses = try landmarker.detect(image: photo).landmarks.count
             guard poses == 1 else { throw ValidationError("expected one person in the benchmark photo, found \(poses)") }
-            for _ in 0..<warmup { _ = try landmarker.detect(image: photo) }
-            var times: [Double] = []
-            for _ in 0..<runs {
-                let t0 = DispatchTime.now().uptimeNanoseconds
-                _ = try landmarker.detect(image: photo)
-                times.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6)
-            }
-            times.sort()
-            let median = times[times.count / 2], p90 = times[min(times.count - 1, times.count * 9 / 10)]
-            if json {
-                print(#"{"pipeline":"pose_image","model":"\#(model)","threads":\#(t),"medianMs":\#(fmt(median)),"minMs":\#(fmt(times[0])),"p90Ms":\#(fmt(p90))}"#)
-            } else {
-                print("pose_image (\(model)) threads=\(t)  median \(fmt(median)) ms  min \(fmt(times[0])) ms  p90 \(fmt(p90)) ms")
-            }
+            report("pose_image", threads: t, try time { _ = try landmarker.detect(image: photo) })
         }
     }
 }

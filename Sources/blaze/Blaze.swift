@@ -7,7 +7,7 @@ struct Blaze: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "blaze",
         abstract: "Pose and hand landmarks from photos, as MediaPipe Tasks computes them.",
-        subcommands: [PoseCommand.self])
+        subcommands: [PoseCommand.self, HandCommand.self])
 }
 
 /// Options every landmark subcommand shares.

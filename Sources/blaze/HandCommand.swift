@@ -1,0 +1,116 @@
+import ArgumentParser
+import BlazeKit
+import Foundation
+
+/// `blaze hand`: MediaPipe's 21 hand landmarks and handedness for each photo, as JSON Lines.
+struct HandCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "hand",
+        abstract: "Detect hands in PNG photos and print one JSON object per photo.",
+        discussion: """
+            Each line: {"image":NAME,"width":W,"height":H,"hands":[{"handedness":{"categoryName":"Left"|"Right","score":s},\
+            "landmarks":[[x,y,z],…21],"worldLandmarks":[[x,y,z],…21]}]}, with MediaPipe Tasks' conventions. A photo that \
+            cannot be read gives {"image":NAME,"error":MESSAGE}; the others still run and the exit status is 1.
+            """)
+
+    @OptionGroup var input: InputOptions
+
+    @Option(help: "full, lite, a directory of converted models, or an official hand_landmarker .task bundle.")
+    var model = "full"
+    @Option(help: "The most hands per photo.") var numHands = 1
+    @Option(help: "Minimum palm detector score.") var minDetectionConfidence: Float = 0.5
+    @Option(help: "Minimum hand presence score.") var minPresenceConfidence: Float = 0.5
+    @Option(help: "Minimum tracking IoU (video and live stream).") var minTrackingConfidence: Float = 0.5
+    @Option(help: "Write each photo with its hands drawn as <stem>.overlay.png into this directory.") var overlayDir: String?
+
+    func run() throws {
+        var options = HandLandmarkerOptions()
+        switch model {
+        case "full": options.model = .full
+        case "lite": options.model = .lite
+        default: options.baseOptions.modelAssetPath = model
+        }
+        options.baseOptions.threadCount = input.threads
+        options.numHands = numHands
+        options.minHandDetectionConfidence = minDetectionConfidence
+        options.minHandPresenceConfidence = minPresenceConfidence
+        options.minTrackingConfidence = minTrackingConfidence
+        let landmarker: HandLandmarker
+        do {
+            landmarker = try HandLandmarker(options: options)
+        } catch {
+            FileHandle.standardError.write("error: \(error)\n".data(using: .utf8)!)
+            throw ExitCode(2)
+        }
+        if let dir = overlayDir { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) }
+        let files = try input.files()
+        let progress = Progress(total: files.count)
+        var failed = false
+        for (i, file) in files.enumerated() {
+            let name = URL(fileURLWithPath: file).lastPathComponent
+            let stem = URL(fileURLWithPath: name).deletingPathExtension().lastPathComponent
+            do {
+                let image = try Image(contentsOfPNGFile: file)
+                let result = try landmarker.detect(image: image)
+                try JSONLines.write(HandRecord(image: name, width: image.width, height: image.height, result: result))
+                if let dir = overlayDir {
+                    try HandOverlay.draw(result, on: image).writePNG(to: URL(fileURLWithPath: dir).appendingPathComponent("\(stem).overlay.png").path)
+                }
+            } catch {
+                failed = true
+                try JSONLines.write(ErrorRecord(image: name, error: "\(error)"))
+            }
+            progress.update(i + 1, name)
+        }
+        if failed { throw ExitCode(1) }
+    }
+}
+
+/// One line of `blaze hand` output.
+struct HandRecord: Encodable {
+    struct Handedness: Encodable {
+        var categoryName: String
+        var score: Float
+    }
+
+    struct Hand: Encodable {
+        var handedness: Handedness
+        var landmarks: [[Float]]
+        var worldLandmarks: [[Float]]
+    }
+
+    var image: String
+    var width: Int
+    var height: Int
+    var hands: [Hand]
+
+    init(image: String, width: Int, height: Int, result: HandLandmarkerResult) {
+        self.image = image
+        self.width = width
+        self.height = height
+        hands = (0..<result.landmarks.count).map { i in
+            let category = result.handedness[i].first
+            return Hand(handedness: Handedness(categoryName: category?.categoryName ?? "", score: category?.score ?? 0),
+                        landmarks: result.landmarks[i].map { [$0.x, $0.y, $0.z] },
+                        worldLandmarks: result.worldLandmarks[i].map { [$0.x, $0.y, $0.z] })
+        }
+    }
+}
+
+/// Hand drawing for `--overlay-dir`: left hands blue, right hands orange.
+enum HandOverlay {
+    static func draw(_ result: HandLandmarkerResult, on image: Image) throws -> Image {
+        var canvas = OverlayCanvas(pixels: image.pixels, width: image.width, height: image.height)
+        let w = Double(image.width), h = Double(image.height)
+        let thickness = max(2, Int(min(w, h) / 250))
+        for (i, hand) in result.landmarks.enumerated() {
+            let color: (UInt8, UInt8, UInt8) = result.handedness[i].first?.categoryName == "Left" ? (40, 120, 255) : (255, 140, 0)
+            for c in HandSkeleton.connections {
+                let a = hand[c.start], b = hand[c.end]
+                canvas.line(Double(a.x) * w, Double(a.y) * h, Double(b.x) * w, Double(b.y) * h, thickness: thickness, color)
+            }
+            for l in hand { canvas.disc(Double(l.x) * w, Double(l.y) * h, radius: thickness + 1, (255, 255, 255)) }
+        }
+        return try Image(rgb: canvas.pixels, width: image.width, height: image.height)
+    }
+}
