@@ -10,7 +10,7 @@ import BlazeRuntime
 ///
 /// Holds a planned session and its crop buffer; one instance per thread.
 public final class PalmDetectorStage {
-    public let session: InferenceSession
+    public let network: CroppedNetwork
     /// `min_suppression_threshold` of the weighted NMS (`ConfigureNonMaxSuppressionCalculator`): 0.3.
     public var nmsThreshold: Float = 0.3
     /// Palm → rect conversion; the Tasks default reproduces its 90-**radian** target angle.
@@ -18,29 +18,16 @@ public final class PalmDetectorStage {
     /// Rect → hand ROI (×2.6, shift −0.5, square long).
     public var roiTransformation: RectTransformation = .palmDetectionToROI
     let anchors: [Anchor]
-    let tensorWidth: Int, tensorHeight: Int
-    let valueRange: (min: Float, max: Float)
-    private var crop: [UInt8]
 
     /// - Throws: `RuntimeError.modelMismatch` when the model's input or outputs are not the palm
     ///   detector's (`[1,H,W,3]` in, `[1,2016,18]` and `[1,2016,1]` out).
     public init(model: ModelFile, threadCount: Int) throws {
-        session = try InferenceSession(model: model, options: RuntimeOptions(threadCount: threadCount))
-        let input = model.metadata.input
-        let outputs = session.outputDescriptions.map(\.shape)
-        guard input.shape.count == 4, input.shape[3] == 3, outputs.count == 2,
-              outputs[0] == [1, 2016, 18], outputs[1] == [1, 2016, 1], input.valueRange.count == 2 else {
-            throw RuntimeError.modelMismatch(model: model.path,
-                reason: "expected a palm detector ([1,H,W,3] → [1,2016,18], [1,2016,1]), found input \(input.shape), outputs \(outputs)")
-        }
-        tensorHeight = input.shape[1]
-        tensorWidth = input.shape[2]
-        valueRange = (input.valueRange[0], input.valueRange[1])
+        network = try CroppedNetwork(model: model, threadCount: threadCount, role: "a palm detector",
+                                     outputs: [[1, 2016, 18], [1, 2016, 1]])
         var options = SSDAnchorOptions.palmDetection
-        options.inputSizeWidth = tensorWidth
-        options.inputSizeHeight = tensorHeight
+        options.inputSizeWidth = network.tensorWidth
+        options.inputSizeHeight = network.tensorHeight
         anchors = SSDAnchorGenerator.anchors(for: options)
-        crop = [UInt8](repeating: 0, count: tensorWidth * tensorHeight * 3)
     }
 
     /// Palm detections in image-normalized coordinates of the whole (unrotated) image, highest score
@@ -50,12 +37,9 @@ public final class PalmDetectorStage {
     /// Unlike the pose detector, MediaPipe's hand detector always maps through the crop `MATRIX`
     /// (`DetectionProjectionCalculator`), never by letterbox removal, so this does too.
     public func detect(in image: Image, rect: NormalizedRect, minScore: Float) throws -> [Detection] {
-        let geometry = try ImageToTensorGeometry(rect: rect, imageWidth: image.width, imageHeight: image.height,
-                                                 tensorWidth: tensorWidth, tensorHeight: tensorHeight, keepAspectRatio: true)
-        try CropSampler.sample(image, geometry: geometry, border: .zero, into: &crop, tensor: session.input, valueRange: valueRange)
-        session.run()
+        let geometry = try network.run(on: image, rect: rect, keepAspectRatio: true, border: .zero)
         let decoder = DetectionDecoder.palmDetection(minScore: minScore)
-        let raw = try decoder.decode(rawBoxes: session.output(0), rawScores: session.output(1), anchors: anchors)
+        let raw = try decoder.decode(rawBoxes: network.session.output(0), rawScores: network.session.output(1), anchors: anchors)
         return NonMaxSuppression.weighted(raw, iouThreshold: nmsThreshold).map { geometry.projectToImage($0) }
     }
 

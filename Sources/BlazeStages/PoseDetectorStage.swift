@@ -8,42 +8,26 @@ import BlazeRuntime
 ///
 /// Holds a planned session and its crop buffer; one instance per thread.
 public final class PoseDetectorStage {
-    public let session: InferenceSession
+    public let network: CroppedNetwork
     public var nmsThreshold: Float = 0.5
     let anchors: [Anchor]
-    let tensorWidth: Int, tensorHeight: Int
-    let valueRange: (min: Float, max: Float)
-    private var crop: [UInt8]
 
     /// - Throws: `RuntimeError.modelMismatch` when the model's input or outputs are not the pose
     ///   detector's (`[1,224,224,3]` in, `[1,2254,12]` and `[1,2254,1]` out).
     public init(model: ModelFile, threadCount: Int) throws {
-        session = try InferenceSession(model: model, options: RuntimeOptions(threadCount: threadCount))
-        let input = model.metadata.input
-        let outputs = session.outputDescriptions.map(\.shape)
-        guard input.shape.count == 4, input.shape[3] == 3, outputs.count == 2,
-              outputs[0] == [1, 2254, 12], outputs[1] == [1, 2254, 1], input.valueRange.count == 2 else {
-            throw RuntimeError.modelMismatch(model: model.path,
-                reason: "expected a pose detector ([1,H,W,3] → [1,2254,12], [1,2254,1]), found input \(input.shape), outputs \(outputs)")
-        }
-        tensorHeight = input.shape[1]
-        tensorWidth = input.shape[2]
-        valueRange = (input.valueRange[0], input.valueRange[1])
+        network = try CroppedNetwork(model: model, threadCount: threadCount, role: "a pose detector",
+                                     outputs: [[1, 2254, 12], [1, 2254, 1]])
         var options = SSDAnchorOptions.poseDetection
-        options.inputSizeWidth = tensorWidth
-        options.inputSizeHeight = tensorHeight
+        options.inputSizeWidth = network.tensorWidth
+        options.inputSizeHeight = network.tensorHeight
         anchors = SSDAnchorGenerator.anchors(for: options)
-        crop = [UInt8](repeating: 0, count: tensorWidth * tensorHeight * 3)
     }
 
     /// Detections in image-normalized coordinates, highest score first.
     public func detect(in image: Image, rect: NormalizedRect, minScore: Float) throws -> [Detection] {
-        let geometry = try ImageToTensorGeometry(rect: rect, imageWidth: image.width, imageHeight: image.height,
-                                                 tensorWidth: tensorWidth, tensorHeight: tensorHeight, keepAspectRatio: true)
-        try CropSampler.sample(image, geometry: geometry, border: .zero, into: &crop, tensor: session.input, valueRange: valueRange)
-        session.run()
+        let geometry = try network.run(on: image, rect: rect, keepAspectRatio: true, border: .zero)
         let decoder = DetectionDecoder.poseDetection(minScore: minScore)
-        let raw = try decoder.decode(rawBoxes: session.output(0), rawScores: session.output(1), anchors: anchors)
+        let raw = try decoder.decode(rawBoxes: network.session.output(0), rawScores: network.session.output(1), anchors: anchors)
         let kept = NonMaxSuppression.weighted(raw, iouThreshold: nmsThreshold)
         // With the plain full-image rect this is MediaPipe's letterbox removal; with a rotated
         // input the detections are projected through the crop instead (see `DetectorInputRect`).

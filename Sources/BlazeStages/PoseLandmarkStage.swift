@@ -9,27 +9,14 @@ import BlazeRuntime
 ///
 /// Holds a planned session and its buffers; one instance per thread.
 public final class PoseLandmarkStage {
-    public let session: InferenceSession
+    public let network: CroppedNetwork
     public let decoder = PoseLandmarkDecoder()
-    let tensorWidth: Int, tensorHeight: Int
-    let valueRange: (min: Float, max: Float)
-    private var crop: [UInt8]
 
     /// - Throws: `RuntimeError.modelMismatch` unless the model has the pose landmark outputs
     ///   (`[1,195]`, `[1,1]`, `[1,256,256,1]`, `[1,64,64,39]`, `[1,117]`).
     public init(model: ModelFile, threadCount: Int) throws {
-        session = try InferenceSession(model: model, options: RuntimeOptions(threadCount: threadCount))
-        let input = model.metadata.input
-        let outputs = session.outputDescriptions.map(\.shape)
-        guard input.shape.count == 4, input.shape[3] == 3, input.valueRange.count == 2,
-              outputs == [[1, 195], [1, 1], [1, 256, 256, 1], [1, 64, 64, 39], [1, 117]] else {
-            throw RuntimeError.modelMismatch(model: model.path,
-                reason: "expected a pose landmark model (outputs [1,195], [1,1], [1,256,256,1], [1,64,64,39], [1,117]), found \(outputs)")
-        }
-        tensorHeight = input.shape[1]
-        tensorWidth = input.shape[2]
-        valueRange = (input.valueRange[0], input.valueRange[1])
-        crop = [UInt8](repeating: 0, count: tensorWidth * tensorHeight * 3)
+        network = try CroppedNetwork(model: model, threadCount: threadCount, role: "a pose landmark model",
+                                     outputs: [[1, 195], [1, 1], [1, 256, 256, 1], [1, 64, 64, 39], [1, 117]])
     }
 
     /// One pose's result, or nil when the network's presence score is not above `presenceThreshold`.
@@ -40,10 +27,8 @@ public final class PoseLandmarkStage {
     }
 
     public func landmarks(in image: Image, roi: NormalizedRect, presenceThreshold: Float, segmentation: Bool) throws -> Output? {
-        let geometry = try ImageToTensorGeometry(rect: roi, imageWidth: image.width, imageHeight: image.height,
-                                                 tensorWidth: tensorWidth, tensorHeight: tensorHeight, keepAspectRatio: false)
-        try CropSampler.sample(image, geometry: geometry, border: .replicate, into: &crop, tensor: session.input, valueRange: valueRange)
-        session.run()
+        let geometry = try network.run(on: image, rect: roi, keepAspectRatio: false, border: .replicate)
+        let session = network.session
         let decoding = try decoder.decode(landmarks: session.output(0), presence: session.output(1), heatmap: session.output(3),
                                           worldLandmarks: session.output(4), roi: roi, letterboxPadding: geometry.letterboxPadding)
         guard decoding.isPosePresent(threshold: presenceThreshold) else { return nil }

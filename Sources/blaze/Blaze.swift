@@ -18,6 +18,27 @@ struct InputOptions: ParsableArguments {
     @Option(help: "Threads per inference (1...64).")
     var threads = 1
 
+    /// Decodes each input in order and calls `body(image, fileName, stem)`; an input that fails
+    /// (unreadable file, corrupt PNG, or an error from `body`) gets an error record and the run goes
+    /// on. Ends with exit status 1 when any input failed.
+    func forEachImage(_ body: (Image, String, String) throws -> Void) throws {
+        let files = try self.files()
+        let progress = Progress(total: files.count)
+        var failed = false
+        for (i, file) in files.enumerated() {
+            let name = URL(fileURLWithPath: file).lastPathComponent
+            let stem = URL(fileURLWithPath: name).deletingPathExtension().lastPathComponent
+            do {
+                try body(try Image(contentsOfPNGFile: file), name, stem)
+            } catch {
+                failed = true
+                try JSONLines.write(ErrorRecord(image: name, error: "\(error)"))
+            }
+            progress.update(i + 1, name)
+        }
+        if failed { throw ExitCode(1) }
+    }
+
     /// The PNG files named by `inputs`, in order; directories expand to their `.png` entries sorted by name.
     func files() throws -> [String] {
         var files: [String] = []
@@ -55,6 +76,16 @@ enum JSONLines {
         var data = try encoder.encode(value)
         data.append(0x0A)
         FileHandle.standardOutput.write(data)
+    }
+}
+
+/// Creates a task, or prints why it cannot be created and exits with status 2.
+func makeTask<T>(_ make: () throws -> T) throws -> T {
+    do {
+        return try make()
+    } catch {
+        FileHandle.standardError.write("error: \(error)\n".data(using: .utf8)!)
+        throw ExitCode(2)
     }
 }
 

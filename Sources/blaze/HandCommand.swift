@@ -35,34 +35,15 @@ struct HandCommand: ParsableCommand {
         options.minHandDetectionConfidence = minDetectionConfidence
         options.minHandPresenceConfidence = minPresenceConfidence
         options.minTrackingConfidence = minTrackingConfidence
-        let landmarker: HandLandmarker
-        do {
-            landmarker = try HandLandmarker(options: options)
-        } catch {
-            FileHandle.standardError.write("error: \(error)\n".data(using: .utf8)!)
-            throw ExitCode(2)
-        }
+        let landmarker = try makeTask { try HandLandmarker(options: options) }
         if let dir = overlayDir { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) }
-        let files = try input.files()
-        let progress = Progress(total: files.count)
-        var failed = false
-        for (i, file) in files.enumerated() {
-            let name = URL(fileURLWithPath: file).lastPathComponent
-            let stem = URL(fileURLWithPath: name).deletingPathExtension().lastPathComponent
-            do {
-                let image = try Image(contentsOfPNGFile: file)
-                let result = try landmarker.detect(image: image)
-                try JSONLines.write(HandRecord(image: name, width: image.width, height: image.height, result: result))
-                if let dir = overlayDir {
-                    try HandOverlay.draw(result, on: image).writePNG(to: URL(fileURLWithPath: dir).appendingPathComponent("\(stem).overlay.png").path)
-                }
-            } catch {
-                failed = true
-                try JSONLines.write(ErrorRecord(image: name, error: "\(error)"))
+        try input.forEachImage { image, name, stem in
+            let result = try landmarker.detect(image: image)
+            try JSONLines.write(HandRecord(image: name, width: image.width, height: image.height, result: result))
+            if let dir = overlayDir {
+                try HandOverlay.draw(result, on: image).writePNG(to: URL(fileURLWithPath: dir).appendingPathComponent("\(stem).overlay.png").path)
             }
-            progress.update(i + 1, name)
         }
-        if failed { throw ExitCode(1) }
     }
 }
 

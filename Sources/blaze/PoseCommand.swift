@@ -38,43 +38,24 @@ struct PoseCommand: ParsableCommand {
         options.minPosePresenceConfidence = minPresenceConfidence
         options.minTrackingConfidence = minTrackingConfidence
         options.outputSegmentationMasks = segmentationDir != nil
-        let landmarker: PoseLandmarker
-        do {
-            landmarker = try PoseLandmarker(options: options)
-        } catch {
-            FileHandle.standardError.write("error: \(error)\n".data(using: .utf8)!)
-            throw ExitCode(2)
-        }
+        let landmarker = try makeTask { try PoseLandmarker(options: options) }
         for dir in [segmentationDir, overlayDir].compactMap({ $0 }) {
             try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         }
-        let files = try input.files()
-        let progress = Progress(total: files.count)
-        var failed = false
-        for (i, file) in files.enumerated() {
-            let name = URL(fileURLWithPath: file).lastPathComponent
-            let stem = URL(fileURLWithPath: name).deletingPathExtension().lastPathComponent
-            do {
-                let image = try Image(contentsOfPNGFile: file)
-                let result = try landmarker.detect(image: image)
-                try JSONLines.write(PoseRecord(image: name, width: image.width, height: image.height, result: result))
-                if let dir = segmentationDir {
-                    for (k, mask) in result.segmentationMasks.enumerated() {
-                        let gray = mask.float32Data.map { UInt8((min(max($0, 0), 1) * 255).rounded()) }
-                        try Data(Image.pngData(gray: gray, width: mask.width, height: mask.height))
-                            .write(to: URL(fileURLWithPath: dir).appendingPathComponent("\(stem).mask\(k).png"))
-                    }
+        try input.forEachImage { image, name, stem in
+            let result = try landmarker.detect(image: image)
+            try JSONLines.write(PoseRecord(image: name, width: image.width, height: image.height, result: result))
+            if let dir = segmentationDir {
+                for (k, mask) in result.segmentationMasks.enumerated() {
+                    let gray = mask.float32Data.map { UInt8((min(max($0, 0), 1) * 255).rounded()) }
+                    try Data(Image.pngData(gray: gray, width: mask.width, height: mask.height))
+                        .write(to: URL(fileURLWithPath: dir).appendingPathComponent("\(stem).mask\(k).png"))
                 }
-                if let dir = overlayDir {
-                    try PoseOverlay.draw(result, on: image).writePNG(to: URL(fileURLWithPath: dir).appendingPathComponent("\(stem).overlay.png").path)
-                }
-            } catch {
-                failed = true
-                try JSONLines.write(ErrorRecord(image: name, error: "\(error)"))
             }
-            progress.update(i + 1, name)
+            if let dir = overlayDir {
+                try PoseOverlay.draw(result, on: image).writePNG(to: URL(fileURLWithPath: dir).appendingPathComponent("\(stem).overlay.png").path)
+            }
         }
-        if failed { throw ExitCode(1) }
     }
 }
 

@@ -1,0 +1,45 @@
+import BlazeImage
+import BlazeModelFormat
+import BlazeRuntime
+
+/// A planned network fed by a crop of an image: checks the model's input contract and output
+/// shapes once, owns the session and the 8-bit crop buffer, and for each call samples the crop
+/// (`CropSampler`), converts it to the model's value range and runs the network. Every stage of the
+/// pose and hand pipelines is one of these plus its decoding. One instance per thread.
+public final class CroppedNetwork {
+    public let session: InferenceSession
+    public let tensorWidth: Int
+    public let tensorHeight: Int
+    let valueRange: (min: Float, max: Float)
+    private var crop: [UInt8]
+
+    /// - Parameters:
+    ///   - role: what the model should be, for the error message (e.g. "a pose detector").
+    ///   - outputs: the exact output shapes, in order.
+    /// - Throws: `RuntimeError.modelMismatch` naming the file, the expected and the actual shapes.
+    public init(model: ModelFile, threadCount: Int, role: String, outputs expected: [[Int]]) throws {
+        session = try InferenceSession(model: model, options: RuntimeOptions(threadCount: threadCount))
+        let input = model.metadata.input
+        let outputs = session.outputDescriptions.map(\.shape)
+        guard input.shape.count == 4, input.shape[0] == 1, input.shape[3] == 3, input.valueRange.count == 2,
+              outputs == expected else {
+            throw RuntimeError.modelMismatch(model: model.path,
+                reason: "expected \(role) ([1,H,W,3] → \(expected.map(\.description).joined(separator: ", "))), "
+                    + "found input \(input.shape), outputs \(outputs.map(\.description).joined(separator: ", "))")
+        }
+        tensorHeight = input.shape[1]
+        tensorWidth = input.shape[2]
+        valueRange = (input.valueRange[0], input.valueRange[1])
+        crop = [UInt8](repeating: 0, count: tensorWidth * tensorHeight * 3)
+    }
+
+    /// Crops `rect` of `image` (nil: the whole image), runs the network, and returns the crop's
+    /// geometry for mapping the outputs back. Outputs are then in `session.output(_:)`.
+    public func run(on image: Image, rect: NormalizedRect?, keepAspectRatio: Bool, border: BorderMode) throws -> ImageToTensorGeometry {
+        let geometry = try ImageToTensorGeometry(rect: rect, imageWidth: image.width, imageHeight: image.height,
+                                                 tensorWidth: tensorWidth, tensorHeight: tensorHeight, keepAspectRatio: keepAspectRatio)
+        CropSampler.sample(image, geometry: geometry, border: border, into: &crop, tensor: session.input, valueRange: valueRange)
+        session.run()
+        return geometry
+    }
+}
