@@ -144,9 +144,10 @@ def main():
     ap.add_argument('--bench', default=os.path.join(REPO, '.build/release/blaze-bench'),
                     help='blaze-bench command (default .build/release/blaze-bench); may include arguments, '
                          'e.g. "sh /tmp/fake-bench.sh"')
-    shared = os.path.normpath(os.path.join(REPO, '../shared/models'))
-    ap.add_argument('--models', default=shared if os.path.isdir(shared) else None,
-                    help='directory of the original .tflite files (default ../shared/models if present)')
+    originals = os.path.join(REPO, '.originals')
+    ap.add_argument('--models', default=originals if os.path.isdir(originals) else None,
+                    help='directory of the original .tflite files (default .originals/, which Tools/convert-models.sh fills '
+                         'with the sha256-checked originals)')
     ap.add_argument('--only', default=None, help='comma-separated subset of models')
     ap.add_argument('--max-ratio', type=float, default=1.5, help='pass if BlazeKit/LiteRT median <= this (1.5)')
     ap.add_argument('--no-bench', action='store_true', help='time LiteRT only')

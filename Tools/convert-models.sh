@@ -94,5 +94,6 @@ CONVERT="$SCRATCH/release/blaze-convert"
 mkdir -p "$OUT"
 for name in "${MODELS[@]}"; do
     "$CONVERT" convert "$TMP/models/$name.tflite" -o "$OUT/$name.bkm"
+    mkdir -p "$ROOT/.originals" && cp "$TMP/models/$name.tflite" "$ROOT/.originals/"   # for Benchmarks/compare_litert.py
 done
 echo "Done: ${#MODELS[@]} models in $OUT"
