@@ -20,9 +20,11 @@ public enum HandLandmarkerModel: String, Sendable, Codable, CaseIterable {
 /// Options of a ``HandLandmarker``, with MediaPipe Tasks' names and defaults
 /// (`mediapipe/tasks/cc/vision/hand_landmarker/hand_landmarker.h`).
 public struct HandLandmarkerOptions: Sendable, Equatable {
+    /// Model location and thread count.
     public var baseOptions = BaseOptions()
     /// The built-in networks, used when `baseOptions.modelAssetPath` is nil.
     public var model: HandLandmarkerModel = .full
+    /// How images arrive; `detect(image:)` needs `.image`.
     public var runningMode: RunningMode = .image
     /// The most hands to return (> 0).
     public var numHands = 1
@@ -33,6 +35,7 @@ public struct HandLandmarkerOptions: Sendable, Equatable {
     /// Minimum tracking IoU between frames, in [0, 1] (video and live stream).
     public var minTrackingConfidence: Float = 0.5
 
+    /// The MediaPipe defaults: built-in full models, image mode, one hand, confidences 0.5.
     public init() {}
 
     /// Throws ``TaskError/invalidOption(name:expected:actual:)`` for the first out-of-range option.
@@ -60,6 +63,7 @@ public struct HandLandmarkerResult: Sendable, Codable, Equatable {
     /// The frame's timestamp (0 in image mode).
     public var timestampInMilliseconds: Int
 
+    /// A result; the parallel arrays hold one entry per hand.
     public init(handedness: [[ResultCategory]] = [], landmarks: [[NormalizedLandmark]] = [], worldLandmarks: [[Landmark]] = [],
                 timestampInMilliseconds: Int = 0) {
         self.handedness = handedness
@@ -75,6 +79,7 @@ public struct HandLandmarkerResult: Sendable, Codable, Equatable {
 /// An instance owns its planned networks and buffers. Calls are serialized; instances are
 /// independent and run concurrently.
 public final class HandLandmarker: @unchecked Sendable {
+    /// The validated options the landmarker was created with.
     public let options: HandLandmarkerOptions
     private let detector: PalmDetectorStage
     private let landmarkStage: HandLandmarkStage

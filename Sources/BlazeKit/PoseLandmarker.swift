@@ -7,11 +7,14 @@ import Foundation
 
 /// A float mask of an image's size, values in [0, 1] (MediaPipe Tasks' `MPMask` with float32 data).
 public struct Mask: Sendable, Codable, Equatable {
+    /// Mask width in pixels (the image's width).
     public var width: Int
+    /// Mask height in pixels (the image's height).
     public var height: Int
     /// Row-major values, `width·height` of them.
     public var float32Data: [Float]
 
+    /// A mask of `width × height` values.
     public init(width: Int, height: Int, float32Data: [Float]) {
         self.width = width
         self.height = height
@@ -31,6 +34,7 @@ public struct PoseLandmarkerResult: Sendable, Codable, Equatable {
     /// The frame's timestamp (0 in image mode).
     public var timestampInMilliseconds: Int
 
+    /// A result; the parallel arrays hold one entry per pose.
     public init(landmarks: [[NormalizedLandmark]] = [], worldLandmarks: [[Landmark]] = [], segmentationMasks: [Mask] = [],
                 timestampInMilliseconds: Int = 0) {
         self.landmarks = landmarks
@@ -47,6 +51,7 @@ public struct PoseLandmarkerResult: Sendable, Codable, Equatable {
 /// An instance owns its planned networks and buffers. Calls are serialized, so share one instance
 /// per stream or per thread; instances are independent and run concurrently.
 public final class PoseLandmarker: @unchecked Sendable {
+    /// The validated options the landmarker was created with.
     public let options: PoseLandmarkerOptions
     private let detector: PoseDetectorStage
     private let landmarkStage: PoseLandmarkStage

@@ -14,6 +14,7 @@ public struct BaseOptions: Sendable, Equatable {
     /// Threads one inference may use (1…64), the calling thread included.
     public var threadCount: Int
 
+    /// Built-in models and one thread unless given.
     public init(modelAssetPath: String? = nil, threadCount: Int = 1) {
         self.modelAssetPath = modelAssetPath
         self.threadCount = threadCount
@@ -41,9 +42,11 @@ public enum PoseLandmarkerModel: String, Sendable, Codable, CaseIterable {
 /// Options of a ``PoseLandmarker``, with MediaPipe Tasks' names and defaults
 /// (`mediapipe/tasks/cc/vision/pose_landmarker/pose_landmarker.h`).
 public struct PoseLandmarkerOptions: Sendable, Equatable {
+    /// Model location and thread count.
     public var baseOptions = BaseOptions()
     /// The built-in landmark network, used when `baseOptions.modelAssetPath` is nil.
     public var model: PoseLandmarkerModel = .full
+    /// How images arrive; `detect(image:)` needs `.image`.
     public var runningMode: RunningMode = .image
     /// The most poses to return (> 0).
     public var numPoses = 1
@@ -56,6 +59,7 @@ public struct PoseLandmarkerOptions: Sendable, Equatable {
     /// Whether results carry one person mask per pose.
     public var outputSegmentationMasks = false
 
+    /// The MediaPipe defaults: built-in full model, image mode, one pose, confidences 0.5, no masks.
     public init() {}
 
     /// Throws ``TaskError/invalidOption(name:expected:actual:)`` for the first out-of-range option.
@@ -79,6 +83,7 @@ public enum TaskError: Error, Equatable, CustomStringConvertible, Sendable {
     case runningModeMismatch(method: String, expected: RunningMode, actual: RunningMode)
     case unsupportedOrientation(ImageOrientation)
 
+    /// The message, naming the option, file, mode or orientation at fault.
     public var description: String {
         switch self {
         case let .invalidOption(name, expected, actual):

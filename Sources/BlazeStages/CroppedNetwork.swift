@@ -7,8 +7,11 @@ import BlazeRuntime
 /// (`CropSampler`), converts it to the model's value range and runs the network. Every stage of the
 /// pose and hand pipelines is one of these plus its decoding. One instance per thread.
 public final class CroppedNetwork {
+    /// The planned network; its outputs hold the last run's results.
     public let session: InferenceSession
+    /// Model input width (the crop's width in pixels).
     public let tensorWidth: Int
+    /// Model input height.
     public let tensorHeight: Int
     let valueRange: (min: Float, max: Float)
     private var crop: [UInt8]
