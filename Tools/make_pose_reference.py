@@ -15,16 +15,8 @@ import numpy as np
 from PIL import Image
 import mediapipe as mp
 from mediapipe.tasks.python import vision, BaseOptions
-from mediapipe.tasks.python.metadata.metadata_writers import metadata_writer
+from peer_bundles import tflite_with_normalization
 
-
-def tflite_with_normalization(path, mean, std, outputs):
-    writer = metadata_writer.MetadataWriter.create(open(path, 'rb').read())
-    writer.add_general_info(os.path.basename(path), 'BlazeKit reference fixture')
-    writer.add_image_input(norm_mean=[mean], norm_std=[std])
-    for i in range(outputs):
-        writer.add_feature_output(name=f'output{i}')
-    return writer.populate()[0]
 
 
 def pose_bundle(models, variant, directory):

@@ -1,4 +1,3 @@
-import BlazeConverter
 import BlazeImage
 import BlazeModelFormat
 import BlazeRuntime
@@ -41,14 +40,10 @@ public struct HandLandmarkerOptions: Sendable, Equatable {
     /// Throws ``TaskError/invalidOption(name:expected:actual:)`` for the first out-of-range option.
     public func validate() throws {
         guard numHands > 0 else { throw TaskError.invalidOption(name: "numHands", expected: "> 0", actual: "\(numHands)") }
-        for (name, v) in [("minHandDetectionConfidence", minHandDetectionConfidence),
-                          ("minHandPresenceConfidence", minHandPresenceConfidence),
-                          ("minTrackingConfidence", minTrackingConfidence)] {
-            guard v >= 0, v <= 1 else { throw TaskError.invalidOption(name: name, expected: "a value in [0, 1]", actual: "\(v)") }
-        }
-        guard (1...64).contains(baseOptions.threadCount) else {
-            throw TaskError.invalidOption(name: "baseOptions.threadCount", expected: "1...64", actual: "\(baseOptions.threadCount)")
-        }
+        try TaskOptionChecks.confidences([("minHandDetectionConfidence", minHandDetectionConfidence),
+                                          ("minHandPresenceConfidence", minHandPresenceConfidence),
+                                          ("minTrackingConfidence", minTrackingConfidence)])
+        try TaskOptionChecks.threadCount(baseOptions)
     }
 }
 
@@ -97,7 +92,11 @@ public final class HandLandmarker: @unchecked Sendable {
     public init(options: HandLandmarkerOptions) throws {
         try options.validate()
         self.options = options
-        let models = try HandModelLocator.locate(options: options)
+        let models = try TaskModelLocator.locate(
+            path: options.baseOptions.modelAssetPath,
+            detector: options.model == .full ? .palmDetectionFull : .palmDetectionLite,
+            landmarks: options.model == .full ? .handLandmarkFull : .handLandmarkLite,
+            bundleEntries: (detector: "hand_detector", landmarks: "hand_landmarks_detector"))
         let threads = options.baseOptions.threadCount
         detector = try PalmDetectorStage(model: models.detector, threadCount: threads)
         landmarkStage = try HandLandmarkStage(model: models.landmarks, threadCount: threads)
@@ -132,32 +131,5 @@ public final class HandLandmarker: @unchecked Sendable {
             result.worldLandmarks.append(hand.worldLandmarks)
         }
         return result
-    }
-}
-
-/// Resolves `HandLandmarkerOptions` to the two model files.
-enum HandModelLocator {
-    static func locate(options: HandLandmarkerOptions) throws -> (detector: ModelFile, landmarks: ModelFile) {
-        let palm: BuiltinModel = options.model == .full ? .palmDetectionFull : .palmDetectionLite
-        let hand: BuiltinModel = options.model == .full ? .handLandmarkFull : .handLandmarkLite
-        guard let path = options.baseOptions.modelAssetPath else { return (try palm.load(), try hand.load()) }
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw TaskError.modelNotFound(path: path, reason: "no such file or directory")
-        }
-        if isDirectory.boolValue {
-            let dir = URL(fileURLWithPath: path)
-            let files = [palm, hand].map { dir.appendingPathComponent($0.fileName).path }
-            for p in files where !FileManager.default.fileExists(atPath: p) {
-                throw TaskError.modelNotFound(path: path, reason: "the directory has no \(URL(fileURLWithPath: p).lastPathComponent)")
-            }
-            return (try ModelFile(path: files[0]), try ModelFile(path: files[1]))
-        }
-        if path.lowercased().hasSuffix(".task") {
-            return (try TaskBundleModels.convert(path, entry: "hand_detector"),
-                    try TaskBundleModels.convert(path, entry: "hand_landmarks_detector"))
-        }
-        // A single converted file is the landmark network; the palm detector is the built-in one.
-        return (try palm.load(), try ModelFile(path: path))
     }
 }

@@ -1,4 +1,3 @@
-import BlazeConverter
 import BlazeImage
 import BlazeModelFormat
 import BlazeRuntime
@@ -68,7 +67,10 @@ public final class PoseLandmarker: @unchecked Sendable {
     public init(options: PoseLandmarkerOptions) throws {
         try options.validate()
         self.options = options
-        let models = try PoseModelLocator.locate(options: options)
+        let models = try TaskModelLocator.locate(
+            path: options.baseOptions.modelAssetPath, detector: .poseDetection,
+            landmarks: options.model == .full ? .poseLandmarkFull : .poseLandmarkLite,
+            bundleEntries: (detector: "pose_detector", landmarks: "pose_landmarks_detector"))
         let threads = options.baseOptions.threadCount
         detector = try PoseDetectorStage(model: models.detector, threadCount: threads)
         landmarkStage = try PoseLandmarkStage(model: models.landmarks, threadCount: threads)
@@ -97,55 +99,5 @@ public final class PoseLandmarker: @unchecked Sendable {
             if let mask = pose.mask { result.segmentationMasks.append(Mask(width: image.width, height: image.height, float32Data: mask)) }
         }
         return result
-    }
-}
-
-/// Resolves `PoseLandmarkerOptions` to the two model files.
-enum PoseModelLocator {
-    static func locate(options: PoseLandmarkerOptions) throws -> (detector: ModelFile, landmarks: ModelFile) {
-        let landmarkName: BuiltinModel = options.model == .full ? .poseLandmarkFull : .poseLandmarkLite
-        guard let path = options.baseOptions.modelAssetPath else {
-            return (try BuiltinModel.poseDetection.load(), try landmarkName.load())
-        }
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw TaskError.modelNotFound(path: path, reason: "no such file or directory")
-        }
-        if isDirectory.boolValue {
-            let dir = URL(fileURLWithPath: path)
-            let detector = dir.appendingPathComponent(BuiltinModel.poseDetection.fileName).path
-            let landmarks = dir.appendingPathComponent(landmarkName.fileName).path
-            for p in [detector, landmarks] where !FileManager.default.fileExists(atPath: p) {
-                throw TaskError.modelNotFound(path: path, reason: "the directory has no \(URL(fileURLWithPath: p).lastPathComponent)")
-            }
-            return (try ModelFile(path: detector), try ModelFile(path: landmarks))
-        }
-        if path.lowercased().hasSuffix(".task") {
-            return (try TaskBundleModels.convert(path, entry: "pose_detector"),
-                    try TaskBundleModels.convert(path, entry: "pose_landmarks_detector"))
-        }
-        // A single converted file is the landmark network; the detector is the built-in one.
-        return (try BuiltinModel.poseDetection.load(), try ModelFile(path: path))
-    }
-}
-
-/// Reads an official MediaPipe Tasks `.task` bundle (a zip of `.tflite` files) by converting the
-/// named entry in memory with the same converter as `blaze-convert`.
-enum TaskBundleModels {
-    static func convert(_ path: String, entry: String) throws -> ModelFile {
-        let bundle: TaskBundle
-        do {
-            bundle = try TaskBundle(url: URL(fileURLWithPath: path))
-        } catch {
-            throw TaskError.modelNotFound(path: path, reason: "not a readable .task bundle: \(error)")
-        }
-        guard let found = try? bundle.select(entry).first else {
-            throw TaskError.modelNotFound(path: path,
-                reason: "the bundle has no \(entry).tflite; it holds \(bundle.entries.map(\.path).joined(separator: ", "))")
-        }
-        let converted = try ModelConverter.convert(ConversionRequest(
-            tflite: found.bytes, sourceFile: found.path, name: entry,
-            properties: ["task.bundle": URL(fileURLWithPath: path).lastPathComponent, "task.entry": found.path]))
-        return try ModelFile(bytes: converted.serialized(), name: "\(path):\(found.path)")
     }
 }

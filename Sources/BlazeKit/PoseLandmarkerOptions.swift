@@ -65,14 +65,10 @@ public struct PoseLandmarkerOptions: Sendable, Equatable {
     /// Throws ``TaskError/invalidOption(name:expected:actual:)`` for the first out-of-range option.
     public func validate() throws {
         guard numPoses > 0 else { throw TaskError.invalidOption(name: "numPoses", expected: "> 0", actual: "\(numPoses)") }
-        for (name, v) in [("minPoseDetectionConfidence", minPoseDetectionConfidence),
-                          ("minPosePresenceConfidence", minPosePresenceConfidence),
-                          ("minTrackingConfidence", minTrackingConfidence)] {
-            guard v >= 0, v <= 1 else { throw TaskError.invalidOption(name: name, expected: "a value in [0, 1]", actual: "\(v)") }
-        }
-        guard (1...64).contains(baseOptions.threadCount) else {
-            throw TaskError.invalidOption(name: "baseOptions.threadCount", expected: "1...64", actual: "\(baseOptions.threadCount)")
-        }
+        try TaskOptionChecks.confidences([("minPoseDetectionConfidence", minPoseDetectionConfidence),
+                                          ("minPosePresenceConfidence", minPosePresenceConfidence),
+                                          ("minTrackingConfidence", minTrackingConfidence)])
+        try TaskOptionChecks.threadCount(baseOptions)
     }
 }
 

@@ -1,0 +1,70 @@
+import BlazeConverter
+import BlazeModelFormat
+import Foundation
+
+/// Resolves a task's `baseOptions.modelAssetPath` to its detector and landmark model files, the
+/// same way for every landmarker:
+/// - nil: the built-in models;
+/// - a directory: the built-in file names inside it;
+/// - an official MediaPipe Tasks `.task` bundle: its two entries, converted in memory;
+/// - any other file: a converted landmark model, used with the built-in detector.
+enum TaskModelLocator {
+    static func locate(path: String?, detector: BuiltinModel, landmarks: BuiltinModel,
+                       bundleEntries: (detector: String, landmarks: String)) throws -> (detector: ModelFile, landmarks: ModelFile) {
+        guard let path else { return (try detector.load(), try landmarks.load()) }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw TaskError.modelNotFound(path: path, reason: "no such file or directory")
+        }
+        if isDirectory.boolValue {
+            let dir = URL(fileURLWithPath: path)
+            let files = [detector, landmarks].map { dir.appendingPathComponent($0.fileName).path }
+            for p in files where !FileManager.default.fileExists(atPath: p) {
+                throw TaskError.modelNotFound(path: path, reason: "the directory has no \(URL(fileURLWithPath: p).lastPathComponent)")
+            }
+            return (try ModelFile(path: files[0]), try ModelFile(path: files[1]))
+        }
+        if path.lowercased().hasSuffix(".task") {
+            return (try TaskBundleModels.convert(path, entry: bundleEntries.detector),
+                    try TaskBundleModels.convert(path, entry: bundleEntries.landmarks))
+        }
+        return (try detector.load(), try ModelFile(path: path))
+    }
+}
+
+/// Range checks shared by the landmarker options.
+enum TaskOptionChecks {
+    /// Each confidence must lie in [0, 1] (NaN is rejected).
+    static func confidences(_ values: [(name: String, value: Float)]) throws {
+        for (name, v) in values where !(v >= 0 && v <= 1) {
+            throw TaskError.invalidOption(name: name, expected: "a value in [0, 1]", actual: "\(v)")
+        }
+    }
+
+    static func threadCount(_ base: BaseOptions) throws {
+        guard (1...64).contains(base.threadCount) else {
+            throw TaskError.invalidOption(name: "baseOptions.threadCount", expected: "1...64", actual: "\(base.threadCount)")
+        }
+    }
+}
+
+/// Reads an official MediaPipe Tasks `.task` bundle (a zip of `.tflite` files) by converting the
+/// named entry in memory with the same converter as `blaze-convert`.
+enum TaskBundleModels {
+    static func convert(_ path: String, entry: String) throws -> ModelFile {
+        let bundle: TaskBundle
+        do {
+            bundle = try TaskBundle(url: URL(fileURLWithPath: path))
+        } catch {
+            throw TaskError.modelNotFound(path: path, reason: "not a readable .task bundle: \(error)")
+        }
+        guard let found = try? bundle.select(entry).first else {
+            throw TaskError.modelNotFound(path: path,
+                reason: "the bundle has no \(entry).tflite; it holds \(bundle.entries.map(\.path).joined(separator: ", "))")
+        }
+        let converted = try ModelConverter.convert(ConversionRequest(
+            tflite: found.bytes, sourceFile: found.path, name: entry,
+            properties: ["task.bundle": URL(fileURLWithPath: path).lastPathComponent, "task.entry": found.path]))
+        return try ModelFile(bytes: converted.serialized(), name: "\(path):\(found.path)")
+    }
+}
