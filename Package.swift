@@ -34,8 +34,11 @@ let package = Package(
         .target(name: "BlazeImage", dependencies: ["CPNG"], exclude: ["README.md"]),
         // Pipeline stages as value types: anchors, decoding, NMS, ROI math, crops, landmark decoding.
         .target(name: "BlazeStages", dependencies: ["BlazeRuntime", "BlazeImage"], exclude: ["README.md"]),
-        // Public entry point: built-in models, PoseLandmarker.
-        .target(name: "BlazeKit", dependencies: ["BlazeRuntime", "BlazeModels", "BlazeImage", "BlazeStages", "BlazeConverter"],
+        // Video and live stream without the networks: next-frame ROIs, association, smoothing filters.
+        .target(name: "BlazeTracking", dependencies: ["BlazeStages"], exclude: ["README.md"]),
+        // Public entry point: built-in models, PoseLandmarker, HandLandmarker.
+        .target(name: "BlazeKit", dependencies: ["BlazeRuntime", "BlazeModels", "BlazeImage", "BlazeStages", "BlazeTracking",
+                                                 "BlazeConverter"],
                 exclude: ["README.md"]),
 
         // MARK: - Tools
@@ -61,6 +64,7 @@ let package = Package(
         .testTarget(name: "BlazeConverterTests", dependencies: ["BlazeConverter", "BlazeModelFormat"]),
         .testTarget(name: "BlazeImageTests", dependencies: ["BlazeImage"], resources: [.copy("Fixtures")]),
         .testTarget(name: "BlazeStagesTests", dependencies: ["BlazeStages", "BlazeImage"]),
+        .testTarget(name: "BlazeTrackingTests", dependencies: ["BlazeTracking", "BlazeStages"]),
         .testTarget(name: "BlazeKitTests", dependencies: ["BlazeKit"], resources: [.copy("Fixtures")]),
     ]
 )

@@ -2,6 +2,7 @@ import BlazeImage
 import BlazeModelFormat
 import BlazeRuntime
 import BlazeStages
+import BlazeTracking
 import Foundation
 
 /// A classification result, as MediaPipe Tasks' `ResultCategory` (index, score, categoryName,
@@ -33,9 +34,20 @@ public struct HandLandmarkerOptions: Sendable, Equatable {
     public var minHandPresenceConfidence: Float = 0.5
     /// Minimum tracking IoU between frames, in [0, 1] (video and live stream).
     public var minTrackingConfidence: Float = 0.5
+    /// Receives live-stream results (held weakly). Required in `.liveStream` mode, refused in the others,
+    /// as in MediaPipe Tasks for iOS.
+    public weak var handLandmarkerLiveStreamDelegate: (any HandLandmarkerLiveStreamDelegate)?
 
     /// The MediaPipe defaults: built-in full models, image mode, one hand, confidences 0.5.
     public init() {}
+
+    public static func == (a: Self, b: Self) -> Bool {
+        a.baseOptions == b.baseOptions && a.model == b.model && a.runningMode == b.runningMode && a.numHands == b.numHands
+            && a.minHandDetectionConfidence == b.minHandDetectionConfidence
+            && a.minHandPresenceConfidence == b.minHandPresenceConfidence
+            && a.minTrackingConfidence == b.minTrackingConfidence
+            && a.handLandmarkerLiveStreamDelegate === b.handLandmarkerLiveStreamDelegate
+    }
 
     /// Throws ``TaskError/invalidOption(name:expected:actual:)`` for the first out-of-range option.
     public func validate() throws {
@@ -44,6 +56,8 @@ public struct HandLandmarkerOptions: Sendable, Equatable {
                                           ("minHandPresenceConfidence", minHandPresenceConfidence),
                                           ("minTrackingConfidence", minTrackingConfidence)])
         try TaskOptionChecks.threadCount(baseOptions)
+        try TaskOptionChecks.delegate(present: handLandmarkerLiveStreamDelegate != nil,
+                                      name: "handLandmarkerLiveStreamDelegate", runningMode: runningMode)
     }
 }
 
@@ -68,17 +82,33 @@ public struct HandLandmarkerResult: Sendable, Codable, Equatable {
     }
 }
 
+/// Receives the results of ``HandLandmarker/detectAsync(image:timestampInMilliseconds:)`` (MediaPipe Tasks'
+/// `HandLandmarkerLiveStreamDelegate`). Called on the landmarker's own serial queue, in timestamp order,
+/// once per processed frame: `result` is empty when no hand was found, nil when `error` is set. Frames
+/// dropped because a newer one arrived get no call.
+public protocol HandLandmarkerLiveStreamDelegate: AnyObject, Sendable {
+    func handLandmarker(_ handLandmarker: HandLandmarker, didFinishDetection result: HandLandmarkerResult?,
+                        timestampInMilliseconds: Int, error: (any Error)?)
+}
+
 /// Finds hands in images and returns MediaPipe's 21 hand landmarks, world landmarks and handedness
 /// — the Swift counterpart of MediaPipe Tasks' `HandLandmarker`, with the same networks and numbers.
 ///
-/// An instance owns its planned networks and buffers. Calls are serialized; instances are
-/// independent and run concurrently.
+/// Running modes:
+/// - `.image`: ``detect(image:)``; the palm detector runs on every photo.
+/// - `.video`: ``detect(videoFrame:timestampInMilliseconds:)`` with strictly increasing timestamps; hands
+///   are tracked from frame to frame and the palm detector runs only when fewer than `numHands` are tracked.
+/// - `.liveStream`: ``detectAsync(image:timestampInMilliseconds:)`` returns at once; results go to
+///   `options.handLandmarkerLiveStreamDelegate`; a newer frame replaces the one waiting.
+///
+/// An instance is one stream: it owns its networks, buffers and tracking state. Calls are serialized;
+/// instances are independent and run concurrently.
 public final class HandLandmarker: @unchecked Sendable {
     /// The validated options the landmarker was created with.
     public let options: HandLandmarkerOptions
-    private let detector: PalmDetectorStage
-    private let landmarkStage: HandLandmarkStage
-    private let lock = NSLock()
+    private let pipeline: HandPipeline
+    private let timestamps = TimestampGate()
+    private var liveStream: LiveStreamScheduler?
 
     /// A hand landmarker for the models at `modelPath` (a directory of converted models or an
     /// official `hand_landmarker.task` bundle), with default options.
@@ -97,35 +127,108 @@ public final class HandLandmarker: @unchecked Sendable {
             detector: options.model == .full ? .palmDetectionFull : .palmDetectionLite,
             landmarks: options.model == .full ? .handLandmarkFull : .handLandmarkLite,
             bundleEntries: (detector: "hand_detector", landmarks: "hand_landmarks_detector"))
-        let threads = options.baseOptions.threadCount
-        detector = try PalmDetectorStage(model: models.detector, threadCount: threads)
-        landmarkStage = try HandLandmarkStage(model: models.landmarks, threadCount: threads)
+        pipeline = try HandPipeline(options: options, detector: models.detector, landmarks: models.landmarks)
+        if options.runningMode == .liveStream {
+            let pipeline = self.pipeline
+            let landmarker = WeakReference(self)
+            let delegate = WeakReference<AnyObject>(options.handLandmarkerLiveStreamDelegate)
+            liveStream = LiveStreamScheduler(label: "BlazeKit.HandLandmarker") { frame, callbackQueue in
+                let outcome = Result { try pipeline.process(frame.image, timestamp: frame.timestamp, tracking: true) }
+                callbackQueue.async {
+                    guard let landmarker = landmarker.value,
+                          let delegate = delegate.value as? any HandLandmarkerLiveStreamDelegate else { return }
+                    delegate.handLandmarker(landmarker, didFinishDetection: try? outcome.get(),
+                                            timestampInMilliseconds: frame.timestamp, error: outcome.failureError)
+                }
+            }
+        }
     }
+
+    deinit { liveStream?.close() }
 
     /// Detects hands in a photo (running mode `.image`).
     public func detect(image: Image) throws -> HandLandmarkerResult {
-        guard options.runningMode == .image else {
-            throw TaskError.runningModeMismatch(method: "detect(image:)", expected: .image, actual: options.runningMode)
-        }
-        lock.lock()
-        defer { lock.unlock() }
-        return try process(image, timestamp: 0)
+        try TaskOptionChecks.mode(options.runningMode, .image, method: "detect(image:)")
+        return try pipeline.process(image, timestamp: 0, tracking: false)
     }
 
-    private func process(_ image: Image, timestamp: Int) throws -> HandLandmarkerResult {
+    /// Detects hands in the next frame of a video (running mode `.video`), tracking them from the previous
+    /// frame. Timestamps must increase strictly.
+    public func detect(videoFrame image: Image, timestampInMilliseconds: Int) throws -> HandLandmarkerResult {
+        let method = "detect(videoFrame:timestampInMilliseconds:)"
+        try TaskOptionChecks.mode(options.runningMode, .video, method: method)
+        try timestamps.accept(timestampInMilliseconds, method: method)
+        return try pipeline.process(image, timestamp: timestampInMilliseconds, tracking: true)
+    }
+
+    /// Queues a camera frame (running mode `.liveStream`) and returns at once; the result goes to
+    /// `options.handLandmarkerLiveStreamDelegate`. Timestamps must increase strictly.
+    public func detectAsync(image: Image, timestampInMilliseconds: Int) throws {
+        let method = "detectAsync(image:timestampInMilliseconds:)"
+        try TaskOptionChecks.mode(options.runningMode, .liveStream, method: method)
+        try timestamps.accept(timestampInMilliseconds, method: method)
+        liveStream?.submit(.init(image: image, timestamp: timestampInMilliseconds))
+    }
+
+    /// How many frames ran the palm detector, of how many processed (video and live stream).
+    public var trackingStatistics: (frames: Int, detectorRuns: Int) { pipeline.statistics }
+
+    /// Forgets the tracked hands, so the next frame starts a new stream (timestamps must still increase).
+    public func resetTracking() { pipeline.resetTracking() }
+}
+
+/// The networks and tracking state behind a ``HandLandmarker``; calls are serialized by a lock.
+final class HandPipeline: @unchecked Sendable {
+    private let options: HandLandmarkerOptions
+    private let detector: PalmDetectorStage
+    private let landmarkStage: HandLandmarkStage
+    private var tracker: HandTracker
+    private let lock = NSLock()
+
+    init(options: HandLandmarkerOptions, detector: ModelFile, landmarks: ModelFile) throws {
+        self.options = options
+        let threads = options.baseOptions.threadCount
+        self.detector = try PalmDetectorStage(model: detector, threadCount: threads)
+        landmarkStage = try HandLandmarkStage(model: landmarks, threadCount: threads)
+        tracker = HandTracker(numHands: options.numHands, minTrackingConfidence: options.minTrackingConfidence)
+    }
+
+    var statistics: (frames: Int, detectorRuns: Int) {
+        lock.lock()
+        defer { lock.unlock() }
+        return (tracker.frameCount, tracker.detectorRunCount)
+    }
+
+    func resetTracking() {
+        lock.lock()
+        tracker.reset()
+        lock.unlock()
+    }
+
+    func process(_ image: Image, timestamp: Int, tracking: Bool) throws -> HandLandmarkerResult {
+        lock.lock()
+        defer { lock.unlock() }
         let rect = try DetectorInputRect.forOrientation(image.orientation, imageWidth: image.width, imageHeight: image.height)
-        let detections = try detector.detect(in: image, rect: rect, minScore: options.minHandDetectionConfidence)
-        let regions = detector.regionsOfInterest(for: Array(detections.prefix(options.numHands)),
-                                                 imageWidth: image.width, imageHeight: image.height)
+        let detect = { [self] () throws -> [NormalizedRect] in
+            let detections = try detector.detect(in: image, rect: rect, minScore: options.minHandDetectionConfidence)
+            return detector.regionsOfInterest(for: Array(detections.prefix(options.numHands)),
+                                              imageWidth: image.width, imageHeight: image.height)
+        }
+        let regions = tracking ? try tracker.regionsOfInterest(detect: detect) : try detect()
         var hands: [HandLandmarkDecoding] = []
         for roi in regions {
             if let hand = try landmarkStage.landmarks(in: image, roi: roi, presenceThreshold: options.minHandPresenceConfidence) {
                 hands.append(hand)
             }
         }
-        hands = HandDeduplication.deduplicate(hands, imageWidth: image.width, imageHeight: image.height) { $0.landmarks }
+        let kept: [Int]
+        if tracking {
+            kept = tracker.finishFrame(hands: hands.map(\.landmarks), imageWidth: image.width, imageHeight: image.height)
+        } else {
+            kept = HandDeduplication.retainedIndices(of: hands.map(\.landmarks), imageWidth: image.width, imageHeight: image.height)
+        }
         var result = HandLandmarkerResult(timestampInMilliseconds: timestamp)
-        for hand in hands {
+        for hand in kept.map({ hands[$0] }) {
             result.handedness.append([hand.handedness])
             result.landmarks.append(hand.landmarks)
             result.worldLandmarks.append(hand.worldLandmarks)

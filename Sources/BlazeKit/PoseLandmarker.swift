@@ -2,6 +2,7 @@ import BlazeImage
 import BlazeModelFormat
 import BlazeRuntime
 import BlazeStages
+import BlazeTracking
 import Foundation
 
 /// A float mask of an image's size, values in [0, 1] (MediaPipe Tasks' `MPMask` with float32 data).
@@ -43,18 +44,36 @@ public struct PoseLandmarkerResult: Sendable, Codable, Equatable {
     }
 }
 
+/// Receives the results of ``PoseLandmarker/detectAsync(image:timestampInMilliseconds:)`` (MediaPipe Tasks'
+/// `PoseLandmarkerLiveStreamDelegate`). Called on the landmarker's own serial queue, in timestamp order,
+/// once per processed frame: `result` is empty when nobody was found, nil when `error` is set. Frames
+/// dropped because a newer one arrived get no call.
+public protocol PoseLandmarkerLiveStreamDelegate: AnyObject, Sendable {
+    func poseLandmarker(_ poseLandmarker: PoseLandmarker, didFinishDetection result: PoseLandmarkerResult?,
+                        timestampInMilliseconds: Int, error: (any Error)?)
+}
+
 /// Finds people in images and returns MediaPipe's 33 body landmarks, world landmarks and
 /// optional person masks — the Swift counterpart of MediaPipe Tasks' `PoseLandmarker`, with the
 /// same networks, steps and numbers.
 ///
-/// An instance owns its planned networks and buffers. Calls are serialized, so share one instance
-/// per stream or per thread; instances are independent and run concurrently.
+/// Running modes:
+/// - `.image`: ``detect(image:)``; the detector runs on every photo, nothing is remembered.
+/// - `.video`: ``detect(videoFrame:timestampInMilliseconds:)`` with strictly increasing timestamps; poses
+///   are tracked from frame to frame (the detector runs only when fewer than `numPoses` are tracked) and a
+///   single pose is smoothed.
+/// - `.liveStream`: ``detectAsync(image:timestampInMilliseconds:)`` returns at once; results go to
+///   `options.poseLandmarkerLiveStreamDelegate`. While a frame is processed, a newer frame replaces the
+///   one waiting, which is dropped.
+///
+/// An instance is one stream: it owns its networks, buffers and tracking state. Calls are serialized;
+/// instances are independent and run concurrently.
 public final class PoseLandmarker: @unchecked Sendable {
     /// The validated options the landmarker was created with.
     public let options: PoseLandmarkerOptions
-    private let detector: PoseDetectorStage
-    private let landmarkStage: PoseLandmarkStage
-    private let lock = NSLock()
+    private let pipeline: PosePipeline
+    private let timestamps = TimestampGate()
+    private var liveStream: LiveStreamScheduler?
 
     /// A pose landmarker for the converted landmark model at `modelPath`, with default options.
     public convenience init(modelPath: String) throws {
@@ -71,33 +90,109 @@ public final class PoseLandmarker: @unchecked Sendable {
             path: options.baseOptions.modelAssetPath, detector: .poseDetection,
             landmarks: options.model == .full ? .poseLandmarkFull : .poseLandmarkLite,
             bundleEntries: (detector: "pose_detector", landmarks: "pose_landmarks_detector"))
-        let threads = options.baseOptions.threadCount
-        detector = try PoseDetectorStage(model: models.detector, threadCount: threads)
-        landmarkStage = try PoseLandmarkStage(model: models.landmarks, threadCount: threads)
+        pipeline = try PosePipeline(options: options, detector: models.detector, landmarks: models.landmarks)
+        if options.runningMode == .liveStream {
+            let pipeline = self.pipeline
+            let landmarker = WeakReference(self)
+            let delegate = WeakReference<AnyObject>(options.poseLandmarkerLiveStreamDelegate)
+            liveStream = LiveStreamScheduler(label: "BlazeKit.PoseLandmarker") { frame, callbackQueue in
+                let outcome = Result { try pipeline.process(frame.image, timestamp: frame.timestamp, tracking: true) }
+                callbackQueue.async {
+                    guard let landmarker = landmarker.value,
+                          let delegate = delegate.value as? any PoseLandmarkerLiveStreamDelegate else { return }
+                    delegate.poseLandmarker(landmarker, didFinishDetection: try? outcome.get(),
+                                            timestampInMilliseconds: frame.timestamp, error: outcome.failureError)
+                }
+            }
+        }
     }
+
+    deinit { liveStream?.close() }
 
     /// Detects poses in a photo (running mode `.image`).
     public func detect(image: Image) throws -> PoseLandmarkerResult {
-        guard options.runningMode == .image else {
-            throw TaskError.runningModeMismatch(method: "detect(image:)", expected: .image, actual: options.runningMode)
-        }
-        lock.lock()
-        defer { lock.unlock() }
-        return try process(image, timestamp: 0)
+        try TaskOptionChecks.mode(options.runningMode, .image, method: "detect(image:)")
+        return try pipeline.process(image, timestamp: 0, tracking: false)
     }
 
-    private func process(_ image: Image, timestamp: Int) throws -> PoseLandmarkerResult {
+    /// Detects poses in the next frame of a video (running mode `.video`), tracking them from the
+    /// previous frame. Timestamps must increase strictly.
+    public func detect(videoFrame image: Image, timestampInMilliseconds: Int) throws -> PoseLandmarkerResult {
+        let method = "detect(videoFrame:timestampInMilliseconds:)"
+        try TaskOptionChecks.mode(options.runningMode, .video, method: method)
+        try timestamps.accept(timestampInMilliseconds, method: method)
+        return try pipeline.process(image, timestamp: timestampInMilliseconds, tracking: true)
+    }
+
+    /// Queues a camera frame (running mode `.liveStream`) and returns at once; the result goes to
+    /// `options.poseLandmarkerLiveStreamDelegate`. Timestamps must increase strictly.
+    public func detectAsync(image: Image, timestampInMilliseconds: Int) throws {
+        let method = "detectAsync(image:timestampInMilliseconds:)"
+        try TaskOptionChecks.mode(options.runningMode, .liveStream, method: method)
+        try timestamps.accept(timestampInMilliseconds, method: method)
+        liveStream?.submit(.init(image: image, timestamp: timestampInMilliseconds))
+    }
+
+    /// How many frames ran the pose detector, of how many processed (video and live stream).
+    public var trackingStatistics: (frames: Int, detectorRuns: Int) { pipeline.statistics }
+
+    /// Forgets the tracked poses and the smoothing state, so the next frame starts a new stream
+    /// (timestamps must still increase).
+    public func resetTracking() { pipeline.resetTracking() }
+}
+
+/// The networks and tracking state behind a ``PoseLandmarker``; calls are serialized by a lock.
+final class PosePipeline: @unchecked Sendable {
+    private let options: PoseLandmarkerOptions
+    private let detector: PoseDetectorStage
+    private let landmarkStage: PoseLandmarkStage
+    private var tracker: PoseTracker
+    private let lock = NSLock()
+
+    init(options: PoseLandmarkerOptions, detector: ModelFile, landmarks: ModelFile) throws {
+        self.options = options
+        let threads = options.baseOptions.threadCount
+        self.detector = try PoseDetectorStage(model: detector, threadCount: threads)
+        landmarkStage = try PoseLandmarkStage(model: landmarks, threadCount: threads)
+        tracker = PoseTracker(numPoses: options.numPoses, minTrackingConfidence: options.minTrackingConfidence)
+    }
+
+    var statistics: (frames: Int, detectorRuns: Int) {
+        lock.lock()
+        defer { lock.unlock() }
+        return (tracker.frameCount, tracker.detectorRunCount)
+    }
+
+    func resetTracking() {
+        lock.lock()
+        tracker.reset()
+        lock.unlock()
+    }
+
+    func process(_ image: Image, timestamp: Int, tracking: Bool) throws -> PoseLandmarkerResult {
+        lock.lock()
+        defer { lock.unlock() }
         let rect = try DetectorInputRect.forOrientation(image.orientation, imageWidth: image.width, imageHeight: image.height)
-        let detections = try detector.detect(in: image, rect: rect, minScore: options.minPoseDetectionConfidence)
-        let regions = detector.regionsOfInterest(for: detections, imageWidth: image.width, imageHeight: image.height)
+        let detect = { [self] () throws -> [NormalizedRect] in
+            let detections = try detector.detect(in: image, rect: rect, minScore: options.minPoseDetectionConfidence)
+            return detector.regionsOfInterest(for: Array(detections.prefix(options.numPoses)),
+                                              imageWidth: image.width, imageHeight: image.height)
+        }
+        let regions = tracking ? try tracker.regionsOfInterest(detect: detect) : try detect()
+        var poses: [PoseTracker.Pose] = []
         var result = PoseLandmarkerResult(timestampInMilliseconds: timestamp)
-        for roi in regions.prefix(options.numPoses) {
+        for roi in regions {
             guard let pose = try landmarkStage.landmarks(in: image, roi: roi, presenceThreshold: options.minPosePresenceConfidence,
                                                          segmentation: options.outputSegmentationMasks) else { continue }
-            result.landmarks.append(pose.decoding.landmarks)
-            result.worldLandmarks.append(pose.decoding.worldLandmarks)
+            poses.append(PoseTracker.Pose(landmarks: pose.decoding.landmarks, worldLandmarks: pose.decoding.worldLandmarks,
+                                          auxiliaryLandmarks: pose.decoding.auxiliaryLandmarks))
             if let mask = pose.mask { result.segmentationMasks.append(Mask(width: image.width, height: image.height, float32Data: mask)) }
         }
+        if tracking {
+            poses = tracker.finishFrame(poses, imageWidth: image.width, imageHeight: image.height, timestampMilliseconds: timestamp)
+        }
+        result.landmarks = poses.map(\.landmarks)
+        result.worldLandmarks = poses.map(\.worldLandmarks)
         return result
     }
 }

@@ -58,9 +58,20 @@ public struct PoseLandmarkerOptions: Sendable, Equatable {
     public var minTrackingConfidence: Float = 0.5
     /// Whether results carry one person mask per pose.
     public var outputSegmentationMasks = false
+    /// Receives live-stream results (held weakly). Required in `.liveStream` mode, refused in the others,
+    /// as in MediaPipe Tasks for iOS.
+    public weak var poseLandmarkerLiveStreamDelegate: (any PoseLandmarkerLiveStreamDelegate)?
 
     /// The MediaPipe defaults: built-in full model, image mode, one pose, confidences 0.5, no masks.
     public init() {}
+
+    public static func == (a: Self, b: Self) -> Bool {
+        a.baseOptions == b.baseOptions && a.model == b.model && a.runningMode == b.runningMode && a.numPoses == b.numPoses
+            && a.minPoseDetectionConfidence == b.minPoseDetectionConfidence
+            && a.minPosePresenceConfidence == b.minPosePresenceConfidence
+            && a.minTrackingConfidence == b.minTrackingConfidence && a.outputSegmentationMasks == b.outputSegmentationMasks
+            && a.poseLandmarkerLiveStreamDelegate === b.poseLandmarkerLiveStreamDelegate
+    }
 
     /// Throws ``TaskError/invalidOption(name:expected:actual:)`` for the first out-of-range option.
     public func validate() throws {
@@ -69,6 +80,8 @@ public struct PoseLandmarkerOptions: Sendable, Equatable {
                                           ("minPosePresenceConfidence", minPosePresenceConfidence),
                                           ("minTrackingConfidence", minTrackingConfidence)])
         try TaskOptionChecks.threadCount(baseOptions)
+        try TaskOptionChecks.delegate(present: poseLandmarkerLiveStreamDelegate != nil,
+                                      name: "poseLandmarkerLiveStreamDelegate", runningMode: runningMode)
     }
 }
 
@@ -78,6 +91,8 @@ public enum TaskError: Error, Equatable, CustomStringConvertible, Sendable {
     case modelNotFound(path: String, reason: String)
     case runningModeMismatch(method: String, expected: RunningMode, actual: RunningMode)
     case unsupportedOrientation(ImageOrientation)
+    /// A video frame or live-stream image whose timestamp is not after the previous one.
+    case nonIncreasingTimestamp(method: String, previous: Int, actual: Int)
 
     /// The message, naming the option, file, mode or orientation at fault.
     public var description: String {
@@ -88,6 +103,8 @@ public enum TaskError: Error, Equatable, CustomStringConvertible, Sendable {
             return "model \(path): \(reason)"
         case let .runningModeMismatch(method, expected, actual):
             return "\(method) needs running mode .\(expected.rawValue), this task was created with .\(actual.rawValue)"
+        case let .nonIncreasingTimestamp(method, previous, actual):
+            return "\(method): timestamps must increase strictly: got \(actual) ms after \(previous) ms"
         case let .unsupportedOrientation(o):
             return "image orientation .\(o.rawValue) is not supported: mirrored orientations are rejected, as MediaPipe does"
         }

@@ -46,6 +46,22 @@ enum TaskOptionChecks {
             throw TaskError.invalidOption(name: "baseOptions.threadCount", expected: "1...64", actual: "\(base.threadCount)")
         }
     }
+
+    /// Throws ``TaskError/runningModeMismatch(method:expected:actual:)`` unless `actual == expected`.
+    static func mode(_ actual: RunningMode, _ expected: RunningMode, method: String) throws {
+        guard actual == expected else { throw TaskError.runningModeMismatch(method: method, expected: expected, actual: actual) }
+    }
+
+    /// A live-stream delegate is required in `.liveStream` mode and refused in the others (MediaPipe
+    /// Tasks for iOS rejects both mistakes at creation).
+    static func delegate(present: Bool, name: String, runningMode: RunningMode) throws {
+        if runningMode == .liveStream, !present {
+            throw TaskError.invalidOption(name: name, expected: "a delegate in running mode .liveStream", actual: "nil")
+        }
+        if runningMode != .liveStream, present {
+            throw TaskError.invalidOption(name: name, expected: "nil in running mode .\(runningMode.rawValue)", actual: "a delegate")
+        }
+    }
 }
 
 /// Reads an official MediaPipe Tasks `.task` bundle (a zip of `.tflite` files) by converting the
@@ -66,5 +82,13 @@ enum TaskBundleModels {
             tflite: found.bytes, sourceFile: found.path, name: entry,
             properties: ["task.bundle": URL(fileURLWithPath: path).lastPathComponent, "task.entry": found.path]))
         return try ModelFile(bytes: converted.serialized(), name: "\(path):\(found.path)")
+    }
+}
+
+extension Result {
+    /// The error of a failure, nil on success.
+    var failureError: Failure? {
+        if case let .failure(e) = self { return e }
+        return nil
     }
 }

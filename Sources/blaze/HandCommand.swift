@@ -10,7 +10,10 @@ struct HandCommand: ParsableCommand {
         discussion: """
             Each line: {"image":NAME,"width":W,"height":H,"hands":[{"handedness":{"categoryName":"Left"|"Right","score":s},\
             "landmarks":[[x,y,z],…21],"worldLandmarks":[[x,y,z],…21]}]}, with MediaPipe Tasks' conventions. A photo that \
-            cannot be read gives {"image":NAME,"error":MESSAGE}; the others still run and the exit status is 1.
+            cannot be read gives {"image":NAME,"error":MESSAGE}; the others still run and the exit status is 1. \
+            With --video --fps F the inputs are one video's frames, tracked as MediaPipe's VIDEO mode does, and each \
+            line adds "timestampMs"; --raw WIDTHxHEIGHT reads RGB24 frames from standard input, e.g. \
+            ffmpeg -i clip.mp4 -f rawvideo -pix_fmt rgb24 - | blaze hand --raw 640x360 --video --fps 25.
             """)
 
     @OptionGroup var input: InputOptions
@@ -35,11 +38,15 @@ struct HandCommand: ParsableCommand {
         options.minHandDetectionConfidence = minDetectionConfidence
         options.minHandPresenceConfidence = minPresenceConfidence
         options.minTrackingConfidence = minTrackingConfidence
+        options.runningMode = input.video ? .video : .image
         let landmarker = try makeTask { try HandLandmarker(options: options) }
         if let dir = overlayDir { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) }
-        try input.forEachImage { image, name, stem in
-            let result = try landmarker.detect(image: image)
-            try JSONLines.write(HandRecord(image: name, width: image.width, height: image.height, result: result))
+        defer { input.reportTracking(landmarker.trackingStatistics, detector: "palm detector") }
+        try input.forEachImage { image, name, stem, timestamp in
+            let result = try timestamp.map { try landmarker.detect(videoFrame: image, timestampInMilliseconds: $0) }
+                ?? landmarker.detect(image: image)
+            try JSONLines.write(HandRecord(image: name, width: image.width, height: image.height, result: result,
+                                               timestampMs: timestamp))
             if let dir = overlayDir {
                 try HandOverlay.draw(result, on: image).writePNG(to: URL(fileURLWithPath: dir).appendingPathComponent("\(stem).overlay.png").path)
             }
@@ -61,12 +68,15 @@ struct HandRecord: Encodable {
     }
 
     var image: String
+    /// Present in video mode.
+    var timestampMs: Int?
     var width: Int
     var height: Int
     var hands: [Hand]
 
-    init(image: String, width: Int, height: Int, result: HandLandmarkerResult) {
+    init(image: String, width: Int, height: Int, result: HandLandmarkerResult, timestampMs: Int? = nil) {
         self.image = image
+        self.timestampMs = timestampMs
         self.width = width
         self.height = height
         hands = (0..<result.landmarks.count).map { i in

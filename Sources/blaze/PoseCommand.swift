@@ -11,7 +11,10 @@ struct PoseCommand: ParsableCommand {
             Each line: {"image":NAME,"width":W,"height":H,"poses":[{"landmarks":[[x,y,z,visibility,presence],…33],\
             "worldLandmarks":[[x,y,z,visibility,presence],…33]}]}, with MediaPipe Tasks' conventions (x, y normalized \
             to the image; world landmarks in metres around the hips). A photo that cannot be read gives \
-            {"image":NAME,"error":MESSAGE}; the others still run and the exit status is 1.
+            {"image":NAME,"error":MESSAGE}; the others still run and the exit status is 1. \
+            With --video --fps F the inputs are one video's frames, tracked as MediaPipe's VIDEO mode does, and each \
+            line adds "timestampMs"; --raw WIDTHxHEIGHT reads RGB24 frames from standard input, e.g. \
+            ffmpeg -i clip.mp4 -f rawvideo -pix_fmt rgb24 - | blaze pose --raw 640x360 --video --fps 25.
             """)
 
     @OptionGroup var input: InputOptions
@@ -37,14 +40,18 @@ struct PoseCommand: ParsableCommand {
         options.minPoseDetectionConfidence = minDetectionConfidence
         options.minPosePresenceConfidence = minPresenceConfidence
         options.minTrackingConfidence = minTrackingConfidence
+        options.runningMode = input.video ? .video : .image
         options.outputSegmentationMasks = segmentationDir != nil
         let landmarker = try makeTask { try PoseLandmarker(options: options) }
         for dir in [segmentationDir, overlayDir].compactMap({ $0 }) {
             try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         }
-        try input.forEachImage { image, name, stem in
-            let result = try landmarker.detect(image: image)
-            try JSONLines.write(PoseRecord(image: name, width: image.width, height: image.height, result: result))
+        defer { input.reportTracking(landmarker.trackingStatistics, detector: "pose detector") }
+        try input.forEachImage { image, name, stem, timestamp in
+            let result = try timestamp.map { try landmarker.detect(videoFrame: image, timestampInMilliseconds: $0) }
+                ?? landmarker.detect(image: image)
+            try JSONLines.write(PoseRecord(image: name, width: image.width, height: image.height, result: result,
+                                               timestampMs: timestamp))
             if let dir = segmentationDir {
                 for (k, mask) in result.segmentationMasks.enumerated() {
                     let gray = mask.float32Data.map { UInt8((min(max($0, 0), 1) * 255).rounded()) }
@@ -67,12 +74,15 @@ struct PoseRecord: Encodable {
     }
 
     var image: String
+    /// Present in video mode.
+    var timestampMs: Int?
     var width: Int
     var height: Int
     var poses: [Pose]
 
-    init(image: String, width: Int, height: Int, result: PoseLandmarkerResult) {
+    init(image: String, width: Int, height: Int, result: PoseLandmarkerResult, timestampMs: Int? = nil) {
         self.image = image
+        self.timestampMs = timestampMs
         self.width = width
         self.height = height
         poses = zip(result.landmarks, result.worldLandmarks).map { lms, world in
