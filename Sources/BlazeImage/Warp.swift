@@ -59,7 +59,8 @@ let bilinearTabFloat: [Float] = {
 private func clampRound(_ v: Double) -> Int32 {
     if !(v < 2147483647.0) { return Int32.max }
     if v <= -2147483648.0 { return Int32.min }
-    return Int32(roundHalfEven(v))
+    // Within ±2^31 the low 32 bits of `v + 1.5·2^52` are the rounded value in two's complement.
+    return Int32(truncatingIfNeeded: (v + 6755399441055744.0).bitPattern)
 }
 
 /// Round half to even for |v| < 2^51 (the x86 `cvtsd2si` result), via the 1.5·2^52 trick: adding and
@@ -100,11 +101,17 @@ private func clip(_ x: Int, _ a: Int, _ b: Int) -> Int { x >= a ? (x < b ? x : b
 /// whose 2×2 neighbourhood lies entirely outside is 0; partially outside taps read 0) or replicate
 /// (taps clamped to the edge).
 ///
+/// Every output row depends only on its own index, so disjoint `rows` ranges may be computed on
+/// different threads and give the same bytes as one call over all rows.
+///
 /// - Parameters:
-///   - out: `width · height · 3` bytes, written row-major RGB. Nothing else is allocated.
+///   - out: `width · height · 3` bytes, written row-major RGB (only the rows in `rows`). Nothing else is allocated.
+///   - rows: the output rows to compute (default: all).
 public func warpPerspectiveRGB(_ image: Image, transform: PerspectiveTransform, width: Int, height: Int,
-                               border: BorderMode, into out: UnsafeMutablePointer<UInt8>) {
+                               border: BorderMode, into out: UnsafeMutablePointer<UInt8>, rows: Range<Int>? = nil) {
     precondition(width > 0 && height > 0, "warpPerspectiveRGB: output size must be positive, got \(width)×\(height)")
+    let rows = rows ?? 0..<height
+    precondition(rows.lowerBound >= 0 && rows.upperBound <= height, "warpPerspectiveRGB: rows \(rows) outside 0..<\(height)")
     let inv = transform.inverted().elements
     let m0 = inv[0], m1 = inv[1], m2 = inv[2], m3 = inv[3], m4 = inv[4], m5 = inv[5], m6 = inv[6], m7 = inv[7], m8 = inv[8]
     let sw = image.width, sh = image.height
@@ -116,7 +123,7 @@ public func warpPerspectiveRGB(_ image: Image, transform: PerspectiveTransform, 
     image.pixels.withUnsafeBufferPointer { srcBuf in
         bilinearTabFixed.withUnsafeBufferPointer { tabBuf in
             let src = srcBuf.baseAddress!, tab = tabBuf.baseAddress!
-            for y in 0..<height {
+            for y in rows {
                 let yd = Double(y)
                 var xb = 0
                 while xb < width {
@@ -132,16 +139,16 @@ public func warpPerspectiveRGB(_ image: Image, transform: PerspectiveTransform, 
                         w = w != 0 ? Double(interTabSize) / w : 0
                         let X = clampRound((x0 + m0 * x1d) * w)
                         let Y = clampRound((y0 + m3 * x1d) * w)
-                        let sx = Int(saturateShort(X >> Int32(interBits)))
-                        let sy = Int(saturateShort(Y >> Int32(interBits)))
-                        let wt = tab + Int((Y & 31) * 32 + (X & 31)) * 4
+                        let sx = Int(saturateShort(X &>> Int32(interBits)))
+                        let sy = Int(saturateShort(Y &>> Int32(interBits)))
+                        let wt = tab + Int(truncatingIfNeeded: ((Y & 31) &<< 5 | (X & 31)) &<< 2)
                         let w00 = wt[0], w01 = wt[1], w10 = wt[2], w11 = wt[3]
                         if UInt(bitPattern: sx) < UInt(width1) && UInt(bitPattern: sy) < UInt(height1) {
                             let s = src + sy * sstep + sx * 3
                             for k in 0..<3 {
-                                let v = Int32(s[k]) * w00 + Int32(s[k + 3]) * w01
-                                    + Int32(s[k + sstep]) * w10 + Int32(s[k + sstep + 3]) * w11
-                                d[k] = UInt8(clamping: (v + (1 << 14)) >> 15)
+                                let v = Int32(s[k]) &* w00 &+ Int32(s[k + 3]) &* w01
+                                    &+ Int32(s[k + sstep]) &* w10 &+ Int32(s[k + sstep + 3]) &* w11
+                                d[k] = UInt8(clamping: (v &+ (1 << 14)) &>> 15)
                             }
                         } else if replicate {
                             let sx0 = clip(sx, 0, sw), sx1 = clip(sx + 1, 0, sw)
@@ -149,8 +156,8 @@ public func warpPerspectiveRGB(_ image: Image, transform: PerspectiveTransform, 
                             let p00 = src + sy0 * sstep + sx0 * 3, p01 = src + sy0 * sstep + sx1 * 3
                             let p10 = src + sy1 * sstep + sx0 * 3, p11 = src + sy1 * sstep + sx1 * 3
                             for k in 0..<3 {
-                                let v = Int32(p00[k]) * w00 + Int32(p01[k]) * w01 + Int32(p10[k]) * w10 + Int32(p11[k]) * w11
-                                d[k] = UInt8(clamping: (v + (1 << 14)) >> 15)
+                                let v = Int32(p00[k]) &* w00 &+ Int32(p01[k]) &* w01 &+ Int32(p10[k]) &* w10 &+ Int32(p11[k]) &* w11
+                                d[k] = UInt8(clamping: (v &+ (1 << 14)) &>> 15)
                             }
                         } else if sx >= sw || sx + 1 < 0 || sy >= sh || sy + 1 < 0 {
                             d[0] = 0; d[1] = 0; d[2] = 0
@@ -161,8 +168,8 @@ public func warpPerspectiveRGB(_ image: Image, transform: PerspectiveTransform, 
                                 let v1 = inX1 && inY0 ? Int32(src[sy * sstep + (sx + 1) * 3 + k]) : 0
                                 let v2 = inX0 && inY1 ? Int32(src[(sy + 1) * sstep + sx * 3 + k]) : 0
                                 let v3 = inX1 && inY1 ? Int32(src[(sy + 1) * sstep + (sx + 1) * 3 + k]) : 0
-                                let v = v0 * w00 + v1 * w01 + v2 * w10 + v3 * w11
-                                d[k] = UInt8(clamping: (v + (1 << 14)) >> 15)
+                                let v = v0 &* w00 &+ v1 &* w01 &+ v2 &* w10 &+ v3 &* w11
+                                d[k] = UInt8(clamping: (v &+ (1 << 14)) &>> 15)
                             }
                         }
                         d += 3

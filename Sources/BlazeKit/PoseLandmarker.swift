@@ -153,7 +153,7 @@ final class PosePipeline: @unchecked Sendable {
         self.options = options
         let threads = options.baseOptions.threadCount
         self.detector = try PoseDetectorStage(model: detector, threadCount: threads)
-        landmarkStage = try PoseLandmarkStage(model: landmarks, threadCount: threads)
+        landmarkStage = try PoseLandmarkStage(model: landmarks, threadCount: threads, segmentation: options.outputSegmentationMasks)
         tracker = PoseTracker(numPoses: options.numPoses, minTrackingConfidence: options.minTrackingConfidence)
     }
 

@@ -13,10 +13,15 @@ public struct RuntimeOptions: Sendable, Equatable {
     /// CPU as an AVX2 one (see ``BLASKernelSelection``). Done once per process, before the first
     /// session plans; set `false` (or set `OPENBLAS_CORETYPE`) to keep OpenBLAS's own choice.
     public var selectBLASKernels: Bool
+    /// The graph outputs (by index) the session computes; nil computes all. Nodes that feed none of
+    /// them are not planned or run — e.g. the pose landmark model's segmentation head when no mask is
+    /// wanted. ``InferenceSession/output(_:)`` of an output left out is empty.
+    public var computedOutputs: Set<Int>?
 
-    public init(threadCount: Int = 1, selectBLASKernels: Bool = true) {
+    public init(threadCount: Int = 1, selectBLASKernels: Bool = true, computedOutputs: Set<Int>? = nil) {
         self.threadCount = threadCount
         self.selectBLASKernels = selectBLASKernels
+        self.computedOutputs = computedOutputs
     }
 
     func validate() throws {
@@ -47,7 +52,8 @@ public final class InferenceSession: @unchecked Sendable {
     private let arena: ScratchBuffer
     private let arenaFloats: Int
     private let inputPointer: UnsafeMutablePointer<Float>
-    private let outputPointers: [UnsafePointer<Float>]
+    private let outputPointers: [UnsafePointer<Float>?]
+    private let computedOutputIndices: Set<Int>
     private let steps: [any ExecutionStep]
     private let stepNames: [String]
     private let stepKinds: [OpKind]
@@ -71,6 +77,19 @@ public final class InferenceSession: @unchecked Sendable {
         let inputID = g.inputs[0]
         inputDescription = TensorDescription(name: g.values[inputID].name, shape: g.values[inputID].shape)
         outputDescriptions = g.outputs.map { TensorDescription(name: g.values[$0].name, shape: g.values[$0].shape) }
+        let computed = options.computedOutputs ?? Set(g.outputs.indices)
+        if let bad = computed.first(where: { !g.outputs.indices.contains($0) }) {
+            throw RuntimeError.invalidOption(name: "computedOutputs", expected: "output indices in 0..<\(g.outputs.count)", actual: "\(bad)")
+        }
+        computedOutputIndices = computed
+        // Nodes that some computed output depends on, found backwards from those outputs.
+        var neededValue = [Bool](repeating: false, count: g.values.count)
+        for k in computed { neededValue[g.outputs[k]] = true }
+        var neededNode = [Bool](repeating: false, count: g.nodes.count)
+        for n in g.nodes.indices.reversed() where g.nodes[n].outputs.contains(where: { neededValue[$0] }) {
+            neededNode[n] = true
+            for i in g.nodes[n].inputs { neededValue[i] = true }
+        }
 
         // Lifetimes: step index of definition and of last use; input at -1, outputs to the end.
         let end = g.nodes.count
@@ -78,11 +97,11 @@ public final class InferenceSession: @unchecked Sendable {
         var last = [Int](repeating: -1, count: g.values.count)
         first[inputID] = -1
         last[inputID] = -1
-        for (n, node) in g.nodes.enumerated() {
+        for (n, node) in g.nodes.enumerated() where neededNode[n] {
             for o in node.outputs { first[o] = n; last[o] = max(last[o], n) }
             for i in node.inputs where g.values[i].constant == nil { last[i] = max(last[i], n) }
         }
-        for o in g.outputs { last[o] = end }
+        for k in computed { last[g.outputs[k]] = end }
         var intervals: [ArenaPlanner.Interval] = []
         for (id, v) in g.values.enumerated() where v.constant == nil && first[id] != Int.max {
             intervals.append(.init(value: id, floats: v.elementCount, first: first[id], last: last[id]))
@@ -100,10 +119,11 @@ public final class InferenceSession: @unchecked Sendable {
         }
         let inputBase = pointer(inputID)
         inputPointer = inputBase
-        outputPointers = g.outputs.map { UnsafePointer(pointer($0)) }
+        outputPointers = g.outputs.enumerated().map { k, id in computed.contains(k) ? UnsafePointer(pointer(id)) : nil }
 
         var steps: [any ExecutionStep] = []
-        for (n, node) in g.nodes.enumerated() {
+        var stepNodes: [Int] = []
+        for (n, node) in g.nodes.enumerated() where neededNode[n] {
             guard let planner = OpRegistry.planners[node.op] else {
                 throw RuntimeError.invalidNode(index: n, op: node.op.rawValue, name: node.name, reason: "no kernel for this op in this build")
             }
@@ -119,10 +139,11 @@ public final class InferenceSession: @unchecked Sendable {
                 throw binding.error("writes constant value '\(g.values[o].name)'")
             }
             steps.append(try planner.plan(binding))
+            stepNodes.append(n)
         }
         self.steps = steps
-        stepNames = g.nodes.map(\.name)
-        stepKinds = g.nodes.map(\.op)
+        stepNames = stepNodes.map { g.nodes[$0].name }
+        stepKinds = stepNodes.map { g.nodes[$0].op }
     }
 
     /// The input buffer: write the input here, then call ``run()``.
@@ -130,10 +151,15 @@ public final class InferenceSession: @unchecked Sendable {
         UnsafeMutableBufferPointer(start: inputPointer, count: inputDescription.shape.reduce(1, *))
     }
 
-    /// Output `index` of the last ``run()``; valid until the next run.
+    /// Output `index` of the last ``run()``; valid until the next run. Empty for an output that
+    /// ``RuntimeOptions/computedOutputs`` leaves out.
     public func output(_ index: Int) -> UnsafeBufferPointer<Float> {
-        UnsafeBufferPointer(start: outputPointers[index], count: outputDescriptions[index].shape.reduce(1, *))
+        guard let p = outputPointers[index] else { return UnsafeBufferPointer(start: nil, count: 0) }
+        return UnsafeBufferPointer(start: p, count: outputDescriptions[index].shape.reduce(1, *))
     }
+
+    /// Whether output `index` is computed (see ``RuntimeOptions/computedOutputs``).
+    public func computes(output index: Int) -> Bool { computedOutputIndices.contains(index) }
 
     /// Runs the graph on the contents of ``input``. Allocates nothing.
     public func run() {
@@ -150,6 +176,12 @@ public final class InferenceSession: @unchecked Sendable {
         values.withUnsafeBufferPointer { inputPointer.update(from: $0.baseAddress!, count: n) }
         run()
         return outputDescriptions.indices.map { Array(output($0)) }
+    }
+
+    /// Runs `body(i)` for `i` in `0..<count` on this session's threads, e.g. to prepare its input.
+    /// Like ``run()``, not to be called concurrently on one session.
+    public func parallelFor(_ count: Int, _ body: (Int) -> Void) {
+        pool.parallelFor(count, body)
     }
 
     /// Bytes of activation memory this session holds.

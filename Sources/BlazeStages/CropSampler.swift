@@ -7,18 +7,25 @@ import BlazeImage
 public enum CropSampler {
     /// Samples the crop described by `geometry` into `crop` (RGB8, tensor size) and writes the model
     /// input `pixel·(max − min)/255 + min` into `tensor`.
+    ///
+    /// - Parameter parallelFor: runs `body(i)` for `i` in `0..<count`, possibly on several threads (a
+    ///   session's `parallelFor`); the rows are split into that many bands. The bytes do not depend on it.
     public static func sample(_ image: Image, geometry: ImageToTensorGeometry, border: BorderMode, into crop: inout [UInt8],
-                              tensor: UnsafeMutableBufferPointer<Float>, valueRange: (min: Float, max: Float)) {
-        let count = geometry.tensorWidth * geometry.tensorHeight * 3
+                              tensor: UnsafeMutableBufferPointer<Float>, valueRange: (min: Float, max: Float),
+                              bands: Int = 1, parallelFor: (Int, (Int) -> Void) -> Void = { n, body in for i in 0..<n { body(i) } }) {
+        let width = geometry.tensorWidth, height = geometry.tensorHeight
+        let count = width * height * 3
         precondition(crop.count == count && tensor.count == count, "crop buffers must hold \(count) values")
         let transform = PerspectiveTransform(sourceQuad: geometry.sourceCorners, destinationQuad: geometry.tensorCorners)
-        crop.withUnsafeMutableBufferPointer { out in
-            warpPerspectiveRGB(image, transform: transform, width: geometry.tensorWidth, height: geometry.tensorHeight,
-                               border: border, into: out.baseAddress!)
-        }
         let scale = (valueRange.max - valueRange.min) / 255, offset = valueRange.min
-        crop.withUnsafeBufferPointer { src in
-            for i in 0..<count { tensor[i] = Float(src[i]) * scale + offset }
+        let bands = max(1, min(bands, height))
+        crop.withUnsafeMutableBufferPointer { out in
+            let bytes = out.baseAddress!, floats = tensor.baseAddress!
+            parallelFor(bands) { band in
+                let rows = (height * band / bands)..<(height * (band + 1) / bands)
+                warpPerspectiveRGB(image, transform: transform, width: width, height: height, border: border, into: bytes, rows: rows)
+                for i in (rows.lowerBound * width * 3)..<(rows.upperBound * width * 3) { floats[i] = Float(bytes[i]) * scale + offset }
+            }
         }
     }
 

@@ -19,9 +19,10 @@ public final class CroppedNetwork {
     /// - Parameters:
     ///   - role: what the model should be, for the error message (e.g. "a pose detector").
     ///   - outputs: the exact output shapes, in order.
+    ///   - computedOutputs: the outputs to compute (nil: all); see `RuntimeOptions.computedOutputs`.
     /// - Throws: `RuntimeError.modelMismatch` naming the file, the expected and the actual shapes.
-    public init(model: ModelFile, threadCount: Int, role: String, outputs expected: [[Int]]) throws {
-        session = try InferenceSession(model: model, options: RuntimeOptions(threadCount: threadCount))
+    public init(model: ModelFile, threadCount: Int, role: String, outputs expected: [[Int]], computedOutputs: Set<Int>? = nil) throws {
+        session = try InferenceSession(model: model, options: RuntimeOptions(threadCount: threadCount, computedOutputs: computedOutputs))
         let input = model.metadata.input
         let outputs = session.outputDescriptions.map(\.shape)
         guard input.shape.count == 4, input.shape[0] == 1, input.shape[3] == 3, input.valueRange.count == 2,
@@ -41,7 +42,9 @@ public final class CroppedNetwork {
     public func run(on image: Image, rect: NormalizedRect?, keepAspectRatio: Bool, border: BorderMode) throws -> ImageToTensorGeometry {
         let geometry = try ImageToTensorGeometry(rect: rect, imageWidth: image.width, imageHeight: image.height,
                                                  tensorWidth: tensorWidth, tensorHeight: tensorHeight, keepAspectRatio: keepAspectRatio)
-        CropSampler.sample(image, geometry: geometry, border: border, into: &crop, tensor: session.input, valueRange: valueRange)
+        let session = self.session
+        CropSampler.sample(image, geometry: geometry, border: border, into: &crop, tensor: session.input, valueRange: valueRange,
+                           bands: session.options.threadCount) { session.parallelFor($0, $1) }
         session.run()
         return geometry
     }

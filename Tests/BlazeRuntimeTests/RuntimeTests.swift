@@ -674,3 +674,39 @@ func tempDirectory() throws -> URL {
         }
     }
 }
+
+// MARK: - Computing a subset of the outputs
+
+@Suite struct ComputedOutputsTests {
+    /// x → a = logistic(x) → out0; x → b = x + x → c = logistic(b) → out1.
+    func twoBranchModel() throws -> ModelFile {
+        var g = TinyGraph()
+        let x = g.input([1, 2, 2, 3])
+        let a = g.op(.logistic, [x], [1, 2, 2, 3])
+        let b = g.op(.add, [x, x], [1, 2, 2, 3])
+        let c = g.op(.logistic, [b], [1, 2, 2, 3])
+        g.outputs = [a, c]
+        return try g.model()
+    }
+
+    @Test func leftOutOutputsAreNotRunAndTheOthersAreUnchanged() throws {
+        let model = try twoBranchModel()
+        let input = pseudoRandom(12, in: -2...2)
+        let all = try InferenceSession(model: model, options: RuntimeOptions(selectBLASKernels: false)).run(input)
+        let onlySecond = try InferenceSession(model: model, options: RuntimeOptions(selectBLASKernels: false, computedOutputs: [1]))
+        let out = try onlySecond.run(input)
+        #expect(out[1] == all[1])
+        #expect(out[0].isEmpty)
+        #expect(onlySecond.computes(output: 1) && !onlySecond.computes(output: 0))
+        // Only the add and the second logistic are planned.
+        #expect(onlySecond.profile().map(\.op) == [.add, .logistic])
+        #expect(all[0] == input.map { 1 / (1 + exp(-$0)) })
+    }
+
+    @Test func anOutputIndexOutOfRangeIsAnError() throws {
+        let model = try twoBranchModel()
+        #expect(throws: RuntimeError.invalidOption(name: "computedOutputs", expected: "output indices in 0..<2", actual: "2")) {
+            _ = try InferenceSession(model: model, options: RuntimeOptions(computedOutputs: [0, 2]))
+        }
+    }
+}

@@ -172,3 +172,28 @@ import Testing
         for (c, e) in zip(corners, expected) { #expect(close(c, e, 1e-3)) }
     }
 }
+
+@Suite struct CropBandTests {
+    /// Splitting the crop into row bands (one per thread) must not change a byte or a float.
+    @Test(arguments: [2, 3, 7, 500])
+    func bandsGiveTheSameCrop(_ bands: Int) throws {
+        let w = 37, h = 29
+        let pixels = (0..<(w * h * 3)).map { UInt8(truncatingIfNeeded: $0 &* 2654435761 >> 13) }
+        let image = try Image(rgb: pixels, width: w, height: h)
+        let roi = NormalizedRect(xCenter: 0.55, yCenter: 0.45, width: 0.9, height: 0.9 * Float(w) / Float(h), rotation: 0.4)
+        let geometry = try ImageToTensorGeometry(rect: roi, imageWidth: w, imageHeight: h, tensorWidth: 19, tensorHeight: 23,
+                                                 keepAspectRatio: false)
+        func crop(_ bands: Int) -> ([UInt8], [Float]) {
+            var bytes = [UInt8](repeating: 0, count: 19 * 23 * 3)
+            var floats = [Float](repeating: -1, count: 19 * 23 * 3)
+            floats.withUnsafeMutableBufferPointer {
+                CropSampler.sample(image, geometry: geometry, border: .replicate, into: &bytes, tensor: $0, valueRange: (-1, 1), bands: bands)
+            }
+            return (bytes, floats)
+        }
+        let one = crop(1), many = crop(bands)
+        #expect(one.0 == many.0)
+        #expect(one.1 == many.1)
+        #expect(zip(one.0, one.1).allSatisfy { Float($0) * (2 / Float(255)) + -1 == $1 })
+    }
+}

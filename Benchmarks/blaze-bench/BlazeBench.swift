@@ -9,7 +9,7 @@ struct BlazeBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "blaze-bench",
         abstract: "Times BlazeKit's models on this machine.",
-        subcommands: [ModelsBenchmark.self, PipelineBenchmark.self])
+        subcommands: [ModelsBenchmark.self, PipelineBenchmark.self, LiveStreamBenchmark.self, CropBenchmark.self])
 }
 
 struct ModelsBenchmark: ParsableCommand {
@@ -137,10 +137,13 @@ enum MachineDescription {
 struct PipelineBenchmark: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "pipeline",
-        abstract: "Times PoseLandmarker and HandLandmarker detect(image:) on 640×480 photos.",
+        abstract: "Times PoseLandmarker and HandLandmarker on 640×480 photos (image mode) and sequences (video mode).",
         discussion: """
             pose_image: the centre 640×480 of --image (default Benchmarks/photos/mpii_052475643.png, 854×480, one pose found). \
-            hand_image: --hand-image (default Benchmarks/photos/onehand10k_1402.png, 226×339, one hand) scaled to 640×480.
+            hand_image: --hand-image (default Benchmarks/photos/onehand10k_1402.png, 226×339, one hand) scaled to 640×480. \
+            pose_video / hand_video: per-frame latency of detect(videoFrame:) while tracking one pose / one hand through a \
+            --frames-long 640×480 sequence of the same photo, panned and zoomed frame by frame (PanZoomSequence), played \
+            forwards and backwards at 30 fps timestamps; the detector runs only on the first frame.
             """)
 
     @Option(help: "Threads per inference (1...64); repeatable.") var threads: [Int] = [1, 2]
@@ -150,6 +153,8 @@ struct PipelineBenchmark: ParsableCommand {
     @Option(help: "A PNG with one hand, scaled to 640×480.") var handImage = "Benchmarks/photos/onehand10k_1402.png"
     @Option(help: "full or lite.") var model = "full"
     @Option(help: "pose, hand, or both.") var task = "both"
+    @Option(help: "image, video, or both.") var mode = "both"
+    @Option(help: "Frames in the video-mode sequence.") var frames = 60
     @Flag(help: "Print one JSON object per thread count.") var json = false
 
     func run() throws {
@@ -170,13 +175,52 @@ struct PipelineBenchmark: ParsableCommand {
         if task != "pose" { try benchmarkHand() }
     }
 
-    func report(_ name: String, threads t: Int, _ times: [Double]) {
+    func validate() throws {
+        guard ["pose", "hand", "both"].contains(task) else { throw ValidationError("--task expects pose, hand or both, got \(task)") }
+        guard ["image", "video", "both"].contains(mode) else { throw ValidationError("--mode expects image, video or both, got \(mode)") }
+        guard ["full", "lite"].contains(model) else { throw ValidationError("--model expects full or lite, got \(model)") }
+        guard frames >= 2 else { throw ValidationError("--frames expects at least 2, got \(frames)") }
+    }
+
+    /// `frames` frames of a slow pan and zoom over `photo`, at 640×480.
+    func sequence(of photo: Image, endCenter: SIMD2<Float>) throws -> [Image] {
+        let camera = PanZoomSequence(source: photo, width: 640, height: 480, frameCount: frames,
+                                     startCenter: SIMD2(0.5, 0.5), endCenter: endCenter, startZoom: 1, endZoom: 1.25)
+        return try (0..<frames).map { try camera.frame($0) }
+    }
+
+    /// Times each frame of `clip` played forwards then backwards (so the motion stays continuous) in video
+    /// mode; `detect` gets the frame and its timestamp and returns the number of tracked items.
+    func timeVideo(_ name: String, threads t: Int, clip: [Image], statistics: () -> (frames: Int, detectorRuns: Int),
+                   detect: (Image, Int) throws -> Int) throws {
+        let order = Array(clip.indices) + Array(clip.indices.reversed().dropFirst().dropLast())
+        var timestamp = 0
+        var times: [Double] = []
+        let total = warmup + runs
+        var frame = 0
+        while frame < total {
+            for i in order where frame < total {
+                let t0 = DispatchTime.now().uptimeNanoseconds
+                let found = try detect(clip[i], timestamp)
+                let elapsed = Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6
+                guard found == 1 else { throw ValidationError("\(name): expected one tracked item on frame \(frame), found \(found)") }
+                if frame >= warmup { times.append(elapsed) }
+                timestamp += 33
+                frame += 1
+            }
+        }
+        report(name, threads: t, times, detectorRuns: statistics().detectorRuns)
+    }
+
+    func report(_ name: String, threads t: Int, _ times: [Double], detectorRuns: Int? = nil) {
         let times = times.sorted()
         let median = times[times.count / 2], p90 = times[min(times.count - 1, times.count * 9 / 10)]
         if json {
-            print(#"{"pipeline":"\#(name)","model":"\#(model)","threads":\#(t),"medianMs":\#(fmt(median)),"minMs":\#(fmt(times[0])),"p90Ms":\#(fmt(p90))}"#)
+            let counts = detectorRuns.map { #","frames":\#(warmup + runs),"detectorRuns":\#($0)"# } ?? ""
+            print(#"{"pipeline":"\#(name)","model":"\#(model)","threads":\#(t),"medianMs":\#(fmt(median)),"minMs":\#(fmt(times[0])),"p90Ms":\#(fmt(p90))\#(counts)}"#)
         } else {
-            print("\(name) (\(model)) threads=\(t)  median \(fmt(median)) ms  min \(fmt(times[0])) ms  p90 \(fmt(p90)) ms")
+            let counts = detectorRuns.map { "  detector ran on \($0) of \(warmup + runs) frames" } ?? ""
+            print("\(name) (\(model)) threads=\(t)  median \(fmt(median)) ms  min \(fmt(times[0])) ms  p90 \(fmt(p90)) ms\(counts)")
         }
     }
 
@@ -201,26 +245,46 @@ struct PipelineBenchmark: ParsableCommand {
             warpPerspectiveRGB(source, transform: scale, width: 640, height: 480, border: .replicate, into: $0.baseAddress!)
         }
         let photo = try Image(rgb: rgb, width: 640, height: 480)
+        let clip = mode == "image" ? [] : try sequence(of: photo, endCenter: SIMD2(0.45, 0.55))
         for t in threads {
             var options = HandLandmarkerOptions()
             options.model = model == "lite" ? .lite : .full
             options.baseOptions.threadCount = t
-            let landmarker = try HandLandmarker(options: options)
-            let hands = try landmarker.detect(image: photo).landmarks.count
-            guard hands == 1 else { throw ValidationError("expected one hand in the benchmark photo, found \(hands)") }
-            report("hand_image", threads: t, try time { _ = try landmarker.detect(image: photo) })
+            if mode != "video" {
+                let landmarker = try HandLandmarker(options: options)
+                let hands = try landmarker.detect(image: photo).landmarks.count
+                guard hands == 1 else { throw ValidationError("expected one hand in the benchmark photo, found \(hands)") }
+                report("hand_image", threads: t, try time { _ = try landmarker.detect(image: photo) })
+            }
+            if mode != "image" {
+                options.runningMode = .video
+                let landmarker = try HandLandmarker(options: options)
+                try timeVideo("hand_video", threads: t, clip: clip, statistics: { landmarker.trackingStatistics }) {
+                    try landmarker.detect(videoFrame: $0, timestampInMilliseconds: $1).landmarks.count
+                }
+            }
         }
     }
 
     func benchmarkPose(_ photo: Image) throws {
+        let clip = mode == "image" ? [] : try sequence(of: photo, endCenter: SIMD2(0.52, 0.45))
         for t in threads {
             var options = PoseLandmarkerOptions()
             options.model = model == "lite" ? .lite : .full
             options.baseOptions.threadCount = t
-            let landmarker = try PoseLandmarker(options: options)
-            let poses = try landmarker.detect(image: photo).landmarks.count
-            guard poses == 1 else { throw ValidationError("expected one person in the benchmark photo, found \(poses)") }
-            report("pose_image", threads: t, try time { _ = try landmarker.detect(image: photo) })
+            if mode != "video" {
+                let landmarker = try PoseLandmarker(options: options)
+                let poses = try landmarker.detect(image: photo).landmarks.count
+                guard poses == 1 else { throw ValidationError("expected one person in the benchmark photo, found \(poses)") }
+                report("pose_image", threads: t, try time { _ = try landmarker.detect(image: photo) })
+            }
+            if mode != "image" {
+                options.runningMode = .video
+                let landmarker = try PoseLandmarker(options: options)
+                try timeVideo("pose_video", threads: t, clip: clip, statistics: { landmarker.trackingStatistics }) {
+                    try landmarker.detect(videoFrame: $0, timestampInMilliseconds: $1).landmarks.count
+                }
+            }
         }
     }
 }
