@@ -2,6 +2,7 @@
 @_exported import BlazeRuntime
 @_exported import BlazeImage
 @_exported import BlazeStages
+@_exported import BlazeTracking
 import BlazeModels
 import Foundation
 
