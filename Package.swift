@@ -5,6 +5,8 @@ let package = Package(
     name: "BlazeKit",
     products: [
         .library(name: "BlazeKit", targets: ["BlazeKit"]),
+        .library(name: "BlazeMLKit", targets: ["BlazeMLKit"]),
+        .library(name: "BlazeVision", targets: ["BlazeVision"]),
         .library(name: "BlazeRuntime", targets: ["BlazeRuntime"]),
         .library(name: "BlazeModelFormat", targets: ["BlazeModelFormat"]),
         .executable(name: "blaze", targets: ["blaze"]),
@@ -41,6 +43,11 @@ let package = Package(
                                                  "BlazeConverter"],
                 exclude: ["README.md"]),
 
+        // ML Kit's PoseDetector API over PoseLandmarker (no math of its own).
+        .target(name: "BlazeMLKit", dependencies: ["BlazeKit"], exclude: ["README.md"]),
+        // Apple Vision's body and hand pose requests over PoseLandmarker and HandLandmarker.
+        .target(name: "BlazeVision", dependencies: ["BlazeKit"], exclude: ["README.md"]),
+
         // MARK: - Tools
         .target(name: "BlazeConverter",
                 dependencies: ["BlazeModelFormat", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
@@ -50,7 +57,7 @@ let package = Package(
                                          .product(name: "ArgumentParser", package: "swift-argument-parser")],
                           path: "Tools/blaze-convert"),
         .executableTarget(name: "blaze",
-                          dependencies: ["BlazeKit", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+                          dependencies: ["BlazeKit", "BlazeVision", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(name: "blaze-bench",
                           dependencies: ["BlazeKit", "BlazeRuntime", "BlazeKernels", "CBLAS",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser")],
@@ -66,5 +73,8 @@ let package = Package(
         .testTarget(name: "BlazeStagesTests", dependencies: ["BlazeStages", "BlazeImage"]),
         .testTarget(name: "BlazeTrackingTests", dependencies: ["BlazeTracking", "BlazeStages"]),
         .testTarget(name: "BlazeKitTests", dependencies: ["BlazeKit"], resources: [.copy("Fixtures")]),
+        // These two read the photos in Tests/BlazeKitTests/Fixtures by path.
+        .testTarget(name: "BlazeMLKitTests", dependencies: ["BlazeMLKit", "BlazeKit"]),
+        .testTarget(name: "BlazeVisionTests", dependencies: ["BlazeVision", "BlazeKit"]),
     ]
 )

@@ -190,22 +190,20 @@ public struct Image: Sendable, Equatable {
         return Float(Double(degrees) * Double.pi / -180.0)
     }
 
-    /// The image with its pixels physically rotated so that it displays upright, and orientation `.up`:
-    /// `.down` is rotated 180°, `.right` 90° clockwise, `.left` 90° counter-clockwise (so `.left`/`.right`
-    /// swap width and height).
+    /// The image with its pixels physically rotated (and, for the mirrored orientations, flipped) so that
+    /// it displays upright, and orientation `.up`, as UIKit draws a `UIImage` (EXIF orientations 1–8):
+    /// `.down` is rotated 180°, `.right` 90° clockwise, `.left` 90° counter-clockwise; `.upMirrored` is
+    /// flipped left–right, `.downMirrored` top–bottom, `.leftMirrored` transposed (displayed `(x, y)` is
+    /// stored `(y, x)`), `.rightMirrored` transposed across the other diagonal. `.left`, `.right` and
+    /// their mirrors swap width and height.
     ///
-    /// - Throws: ``ImageError/unsupportedOrientation(_:)`` for the mirrored orientations.
+    /// MediaPipe's tasks reject mirrored images; ML Kit accepts them, and its adapter uses this.
     public func oriented() throws -> Image {
         let w = width, h = height
-        switch orientation {
-        case .up: return self
-        case .upMirrored, .downMirrored, .leftMirrored, .rightMirrored:
-            throw ImageError.unsupportedOrientation(orientation)
-        case .down, .left, .right:
-            break
-        }
         let o = orientation
-        let (ow, oh) = o == .down ? (w, h) : (h, w)
+        if o == .up { return self }
+        let swapsSides = [.left, .right, .leftMirrored, .rightMirrored].contains(o)
+        let (ow, oh) = swapsSides ? (h, w) : (w, h)
         let out = [UInt8](unsafeUninitializedCapacity: w * h * 3) { buf, initialized in
             pixels.withUnsafeBufferPointer { src in
                 let s = src.baseAddress!, d = buf.baseAddress!
@@ -214,9 +212,14 @@ public struct Image: Sendable, Equatable {
                         // Source pixel (sx, sy) shown at output (x, y).
                         let sx: Int, sy: Int
                         switch o {
+                        case .up: sx = x; sy = y
                         case .down: sx = w - 1 - x; sy = h - 1 - y
                         case .right: sx = y; sy = h - 1 - x          // rotate clockwise
-                        default: sx = w - 1 - y; sy = x              // .left: rotate counter-clockwise
+                        case .left: sx = w - 1 - y; sy = x           // rotate counter-clockwise
+                        case .upMirrored: sx = w - 1 - x; sy = y
+                        case .downMirrored: sx = x; sy = h - 1 - y
+                        case .leftMirrored: sx = y; sy = x           // transpose
+                        case .rightMirrored: sx = w - 1 - y; sy = h - 1 - x
                         }
                         let si = (sy * w + sx) * 3, di = (y * ow + x) * 3
                         d[di] = s[si]; d[di + 1] = s[si + 1]; d[di + 2] = s[si + 2]

@@ -66,6 +66,7 @@ public struct HandLandmarkerResult: Sendable, Codable, Equatable {
     /// Per hand, its handedness as one category ("Left" or "Right", index 0 = Right, 1 = Left).
     public var handedness: [[ResultCategory]]
     /// Per hand, 21 landmarks: x, y normalized to the image, z relative to the wrist on about x's scale.
+    /// `presence` holds the hand's presence score from the landmark network (MediaPipe leaves it unset).
     public var landmarks: [[NormalizedLandmark]]
     /// Per hand, 21 landmarks in metres around the hand's centre.
     public var worldLandmarks: [[Landmark]]
@@ -230,7 +231,7 @@ final class HandPipeline: @unchecked Sendable {
         var result = HandLandmarkerResult(timestampInMilliseconds: timestamp)
         for hand in kept.map({ hands[$0] }) {
             result.handedness.append([hand.handedness])
-            result.landmarks.append(hand.landmarks)
+            result.landmarks.append(hand.landmarks.map { var l = $0; l.presence = hand.presenceScore; return l })
             result.worldLandmarks.append(hand.worldLandmarks)
         }
         return result

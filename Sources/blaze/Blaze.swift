@@ -6,8 +6,8 @@ import Foundation
 struct Blaze: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "blaze",
-        abstract: "Pose and hand landmarks from photos, as MediaPipe Tasks computes them.",
-        subcommands: [PoseCommand.self, HandCommand.self])
+        abstract: "Pose and hand landmarks from photos and videos, as MediaPipe Tasks computes them (and body joints as Vision reports them).",
+        subcommands: [PoseCommand.self, HandCommand.self, BodyCommand.self])
 }
 
 /// Options every landmark subcommand shares: where frames come from and how they are timed.

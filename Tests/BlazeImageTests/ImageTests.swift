@@ -93,9 +93,28 @@ import Testing
         #expect(left.width == 2 && left.height == 3)
         #expect(px(left, 0, 0) == Self.rgb(2, 0) && px(left, 1, 0) == Self.rgb(2, 1) && px(left, 0, 2) == Self.rgb(0, 0))
 
-        for mirrored in ImageOrientation.allCases where mirrored.isMirrored {
+        image.orientation = .upMirrored     // c b a / f e d
+        let upMirrored = try image.oriented()
+        #expect(upMirrored.width == 3 && px(upMirrored, 0, 0) == Self.rgb(2, 0) && px(upMirrored, 2, 1) == Self.rgb(0, 1))
+        image.orientation = .downMirrored   // d e f / a b c
+        let downMirrored = try image.oriented()
+        #expect(downMirrored.width == 3 && px(downMirrored, 0, 0) == Self.rgb(0, 1) && px(downMirrored, 2, 1) == Self.rgb(2, 0))
+        image.orientation = .leftMirrored   // transpose: a d / b e / c f
+        let leftMirrored = try image.oriented()
+        #expect(leftMirrored.width == 2 && leftMirrored.height == 3)
+        #expect(px(leftMirrored, 1, 0) == Self.rgb(0, 1) && px(leftMirrored, 0, 2) == Self.rgb(2, 0))
+        image.orientation = .rightMirrored  // f c / e b / d a
+        let rightMirrored = try image.oriented()
+        #expect(rightMirrored.width == 2 && rightMirrored.height == 3)
+        #expect(px(rightMirrored, 0, 0) == Self.rgb(2, 1) && px(rightMirrored, 1, 2) == Self.rgb(0, 0))
+        // Each mirrored orientation is its plain rotation of the left–right flipped image.
+        for (mirrored, plain) in [(ImageOrientation.upMirrored, ImageOrientation.up), (.downMirrored, .down),
+                                  (.leftMirrored, .left), (.rightMirrored, .right)] {
+            image.orientation = .upMirrored
+            var flipped = try image.oriented()
+            flipped.orientation = plain
             image.orientation = mirrored
-            #expect(throws: ImageError.unsupportedOrientation(mirrored)) { try image.oriented() }
+            #expect(try image.oriented() == flipped.oriented(), "\(mirrored)")
         }
     }
 

@@ -1,0 +1,60 @@
+import ArgumentParser
+import BlazeKit
+import BlazeVision
+import Foundation
+
+/// `blaze body`: Vision-style body pose (19 joints) for each photo, as JSON Lines.
+struct BodyCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "body",
+        abstract: "Detect body poses in PNG photos with Apple Vision's conventions and print one JSON object per photo.",
+        discussion: """
+            Each line: {"image":NAME,"width":W,"height":H,"observations":[{"joints":{"nose":[x,y,confidence],…19}}]}: \
+            VNDetectHumanBodyPoseRequest's 19 joints (neck and root are the shoulders' and hips' midpoints), x and y \
+            normalized with y measured from the bottom, as Vision reports them. A photo that cannot be read gives \
+            {"image":NAME,"error":MESSAGE}; the others still run and the exit status is 1.
+            """)
+
+    @OptionGroup var input: InputOptions
+    @Option(help: "The most people per photo.") var maxPeople = 5
+    @Option(help: "full or lite.") var model = "full"
+
+    func validate() throws {
+        guard !input.video, input.raw == nil else { throw ValidationError("blaze body takes photos: --video and --raw are for pose and hand") }
+        guard ["full", "lite"].contains(model) else { throw ValidationError("--model expects full or lite, got \(model)") }
+        guard maxPeople > 0 else { throw ValidationError("--max-people expects a positive count, got \(maxPeople)") }
+    }
+
+    func run() throws {
+        let request = VNDetectHumanBodyPoseRequest()
+        request.maximumPeopleCount = maxPeople
+        request.model = model == "lite" ? .lite : .full
+        request.threadCount = input.threads
+        // Load the models once, up front, so a bad option is reported before any photo.
+        _ = try makeTask { try VNImageRequestHandler(image: Image(rgb: [0, 0, 0], width: 1, height: 1)).perform([request]) }
+        try input.forEachImage { image, name, _, _ in
+            try VNImageRequestHandler(image: image).perform([request])
+            let upright = image.orientation == .up ? image : try image.oriented()
+            let observations = (request.bodyResults ?? []).map { observation in
+                var joints: [String: [Float]] = [:]
+                for joint in observation.availableJointNames {
+                    if let p = try? observation.recognizedPoint(joint) { joints["\(joint)"] = [Float(p.x), Float(p.y), p.confidence] }
+                }
+                return BodyRecord.Observation(joints: joints)
+            }
+            try JSONLines.write(BodyRecord(image: name, width: upright.width, height: upright.height, observations: observations))
+        }
+    }
+}
+
+/// One line of `blaze body` output.
+struct BodyRecord: Encodable {
+    struct Observation: Encodable {
+        var joints: [String: [Float]]
+    }
+
+    var image: String
+    var width: Int
+    var height: Int
+    var observations: [Observation]
+}
