@@ -66,12 +66,12 @@ public struct Pose: Sendable, Codable, Equatable {
     }
 }
 
-/// An image for ML Kit (`VisionImage`): BlazeKit's `Image` plus how it is to be displayed. Unlike
-/// MediaPipe, ML Kit accepts the mirrored orientations too.
-public struct VisionImage: Sendable {
-    public var image: Image
+/// An image for ML Kit (`VisionImage`, a class as in ML Kit): BlazeKit's `Image` plus how it is to be
+/// displayed. Unlike MediaPipe, ML Kit accepts the mirrored orientations too.
+public final class VisionImage: @unchecked Sendable {
+    public let image: Image
     /// How the stored pixels are to be turned for display (`UIImage.Orientation`); results are in the
-    /// coordinates of the image as displayed.
+    /// coordinates of the image as displayed. Starts as the image's own orientation.
     public var orientation: ImageOrientation
 
     public init(image: Image) {
@@ -114,30 +114,32 @@ public final class AccuratePoseDetectorOptions: CommonPoseDetectorOptions, @unch
 /// call as its timestamp, so the person is tracked and smoothed between calls. Use one detector per stream.
 public final class PoseDetector: @unchecked Sendable {
     public let mode: PoseDetectorMode
-    private let landmarker: PoseLandmarker
+    private let loaded: Result<PoseLandmarker, any Error>
     private let clockStart = DispatchTime.now().uptimeNanoseconds
     private var lastTimestamp = -1
     private let lock = NSLock()
     private let completionQueue = DispatchQueue(label: "BlazeMLKit.PoseDetector")
 
-    private init(options: CommonPoseDetectorOptions) throws {
+    private init(options: CommonPoseDetectorOptions) {
         var o = PoseLandmarkerOptions()
         o.model = options.landmarkModel
         o.numPoses = 1
         o.runningMode = options.detectorMode == .stream ? .video : .image
         o.baseOptions.threadCount = options.threadCount
         mode = options.detectorMode
-        landmarker = try PoseLandmarker(options: o)
+        loaded = Result { try PoseLandmarker(options: o) }
     }
 
-    /// A detector for `options` (ML Kit: `PoseDetector.poseDetector(options:)`).
-    /// - Throws: `TaskError.invalidOption` for a thread count outside 1…64.
-    public static func poseDetector(options: CommonPoseDetectorOptions) throws -> PoseDetector {
-        try PoseDetector(options: options)
+    /// A detector for `options` (ML Kit: `PoseDetector.poseDetector(options:)`). As in ML Kit this does not
+    /// throw; a problem (e.g. a thread count outside 1…64) is thrown by every ``results(in:)`` call and
+    /// passed to every ``process(_:completion:)`` completion.
+    public static func poseDetector(options: CommonPoseDetectorOptions) -> PoseDetector {
+        PoseDetector(options: options)
     }
 
     /// The poses in `image`: one, or none when nobody is found.
     public func results(in image: VisionImage) throws -> [Pose] {
+        let landmarker = try loaded.get()
         var upright = image.image
         upright.orientation = image.orientation
         upright = try upright.oriented()

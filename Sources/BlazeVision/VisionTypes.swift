@@ -84,7 +84,7 @@ public func VNNormalizedPointForImagePoint(_ imagePoint: CGPoint, _ imageWidth: 
 }
 
 /// What a request calls when it finishes (`VNRequestCompletionHandler`).
-public typealias VNRequestCompletionHandler = @Sendable (VNRequest, (any Error)?) -> Void
+public typealias VNRequestCompletionHandler = (VNRequest, (any Error)?) -> Void
 
 /// An image analysis request (`VNRequest`). Subclasses run on the image a ``VNImageRequestHandler`` gives them.
 public class VNRequest: @unchecked Sendable {

@@ -1,0 +1,160 @@
+import BlazeKit
+import BlazeMLKit
+import Foundation
+import Testing
+
+/// The photos of Tests/BlazeKitTests/Fixtures, read by path (they are that target's resources).
+func fixturePhoto(_ name: String, filePath: String = #filePath) throws -> Image {
+    let tests = URL(fileURLWithPath: filePath).deletingLastPathComponent().deletingLastPathComponent()
+    return try Image(contentsOfPNGFile: tests.appendingPathComponent("BlazeKitTests/Fixtures/\(name)").path)
+}
+
+/// The stored pixels that display as `upright` under `orientation`.
+func stored(_ upright: Image, displayedWith orientation: ImageOrientation) throws -> Image {
+    let inverse: [ImageOrientation: ImageOrientation] = [.up: .up, .down: .down, .left: .right, .right: .left,
+                                                         .upMirrored: .upMirrored, .downMirrored: .downMirrored,
+                                                         .leftMirrored: .leftMirrored, .rightMirrored: .rightMirrored]
+    var image = upright
+    image.orientation = inverse[orientation]!
+    var out = try image.oriented()
+    out.orientation = orientation
+    return out
+}
+
+@Suite(.serialized) struct PoseDetectorTests {
+    let photo: Image
+
+    init() throws { photo = try fixturePhoto("pose/mpii_052475643.png") }
+
+    func singleImage(_ options: CommonPoseDetectorOptions) -> PoseDetector {
+        options.detectorMode = .singleImage
+        return PoseDetector.poseDetector(options: options)
+    }
+
+    @Test func singleImageGivesPoseLandmarkerLandmarksInPixels() throws {
+        for (options, model) in [(PoseDetectorOptions() as CommonPoseDetectorOptions, PoseLandmarkerModel.lite),
+                                 (AccuratePoseDetectorOptions(), .full)] {
+            let poses = try singleImage(options).results(in: VisionImage(image: photo))
+            var o = PoseLandmarkerOptions()
+            o.model = model
+            let expected = try PoseLandmarker(options: o).detect(image: photo).landmarks
+            try #require(poses.count == 1 && expected.count == 1)
+            #expect(poses[0].landmarks.map(\.type) == PoseLandmarkType.allCases)
+            for (l, e) in zip(poses[0].landmarks, expected[0]) {
+                #expect(l.position.x == CGFloat(e.x) * CGFloat(photo.width))
+                #expect(l.position.y == CGFloat(e.y) * CGFloat(photo.height))
+                #expect(l.position.z == CGFloat(e.z) * CGFloat(photo.width))
+                #expect(l.inFrameLikelihood == e.presence)
+            }
+            #expect(poses[0].landmark(ofType: .leftAnkle) == poses[0].landmarks[27])
+        }
+    }
+
+    @Test func theDefaultModeIsStreamAndTracksAcrossCalls() throws {
+        #expect(PoseDetectorOptions().detectorMode == .stream)
+        let stream = PoseDetector.poseDetector(options: AccuratePoseDetectorOptions())
+        let still = try singleImage(AccuratePoseDetectorOptions()).results(in: VisionImage(image: photo))
+        for _ in 0..<3 {
+            let poses = try stream.results(in: VisionImage(image: photo))
+            try #require(poses.count == 1)
+            // Tracking crops from the previous landmarks, so positions move a little, not more.
+            let d = zip(poses[0].landmarks, still[0].landmarks).map { abs($0.position.x - $1.position.x) + abs($0.position.y - $1.position.y) }
+            #expect(d.reduce(0, +) / CGFloat(d.count) < 0.02 * CGFloat(photo.width))
+        }
+    }
+
+    @Test func nobodyGivesAnEmptyArray() throws {
+        let grey = try Image(rgb: [UInt8](repeating: 128, count: 320 * 240 * 3), width: 320, height: 240)
+        #expect(try singleImage(PoseDetectorOptions()).results(in: VisionImage(image: grey)).isEmpty)
+    }
+
+    @Test func everyOrientationIsReportedInTheUprightImage() throws {
+        let detector = singleImage(PoseDetectorOptions())
+        let upright = try detector.results(in: VisionImage(image: photo))
+        try #require(upright.count == 1)
+        for orientation in ImageOrientation.allCases where orientation != .up {
+            let pixels = try stored(photo, displayedWith: orientation)
+            #expect(pixels.pixels != photo.pixels)
+            let image = VisionImage(image: pixels)
+            image.orientation = orientation
+            // The detector sees exactly the upright pixels, so the answer is the same, mirrored ones included.
+            #expect(try detector.results(in: image) == upright, "\(orientation)")
+        }
+    }
+
+    @Test func aPersonCutOffByTheFrameHasLandmarksOutsideItWithLowLikelihood() throws {
+        // Keep the top 45 % of the photo: the legs leave the frame.
+        let h = photo.height * 45 / 100
+        let top = try Image(rgb: Array(photo.pixels[0..<(photo.width * h * 3)]), width: photo.width, height: h)
+        let poses = try singleImage(AccuratePoseDetectorOptions()).results(in: VisionImage(image: top))
+        try #require(poses.count == 1)
+        for type in [PoseLandmarkType.leftAnkle, .rightAnkle] {
+            let l = poses[0].landmark(ofType: type)
+            #expect(l.position.y > CGFloat(h), "\(type) at \(l.position.y), frame height \(h)")
+            #expect(l.inFrameLikelihood < 0.5, "\(type) likelihood \(l.inFrameLikelihood)")
+        }
+        #expect(poses[0].landmark(ofType: .nose).inFrameLikelihood > 0.9)
+    }
+
+    @Test func processCallsTheCompletionWithTheSamePoses() async throws {
+        let detector = singleImage(PoseDetectorOptions())
+        let expected = try detector.results(in: VisionImage(image: photo))
+        let image = VisionImage(image: photo)
+        let (poses, error) = await withCheckedContinuation { continuation in
+            detector.process(image) { poses, error in continuation.resume(returning: (poses, error.map { "\($0)" })) }
+        }
+        #expect(error == nil)
+        #expect(poses == expected)
+    }
+
+    @Test func aBadOptionIsThrownByEveryCall() async throws {
+        let options = PoseDetectorOptions()
+        options.threadCount = 0
+        let detector = PoseDetector.poseDetector(options: options)
+        #expect(throws: TaskError.invalidOption(name: "baseOptions.threadCount", expected: "1...64", actual: "0")) {
+            try detector.results(in: VisionImage(image: photo))
+        }
+        let image = VisionImage(image: photo)
+        let failure = await withCheckedContinuation { continuation in
+            detector.process(image) { poses, error in continuation.resume(returning: poses == nil && error != nil) }
+        }
+        #expect(failure)
+    }
+
+    /// The README's port of ML Kit's iOS guide snippet, compiled and run.
+    @Test func readmeSnippetRuns() throws {
+        let uiImage = photo
+        var found: CGPoint?
+        func detect() {
+            // Base pose detector with streaming.
+            let options = PoseDetectorOptions()
+            options.detectorMode = .stream
+            let poseDetector = PoseDetector.poseDetector(options: options)
+
+            let image = VisionImage(image: uiImage)
+            image.orientation = uiImage.orientation
+
+            var results: [Pose]?
+            do {
+                results = try poseDetector.results(in: image)
+            } catch let error {
+                print("Failed to detect pose with error: \(error.localizedDescription).")
+                return
+            }
+            guard let detectedPoses = results, !detectedPoses.isEmpty else {
+                print("Pose detector returned no results.")
+                return
+            }
+            for pose in detectedPoses {
+                let leftAnkleLandmark = pose.landmark(ofType: .leftAnkle)
+                if leftAnkleLandmark.inFrameLikelihood > 0.5 {
+                    let position = leftAnkleLandmark.position
+                    found = CGPoint(x: position.x, y: position.y)
+                }
+            }
+        }
+        detect()
+        let ankle = try #require(found)
+        #expect(ankle.x > 0 && ankle.x < CGFloat(photo.width) && ankle.y > CGFloat(photo.height) / 2)
+    }
+}
