@@ -41,10 +41,13 @@ final class LiveStreamScheduler: @unchecked Sendable {
     private var closed = false
     private(set) var droppedFrameCount = 0
 
+    private static let workQueueKey = DispatchSpecificKey<ObjectIdentifier>()
+
     init(label: String, process: @escaping @Sendable (Frame, DispatchQueue) -> Void) {
         workQueue = DispatchQueue(label: "\(label).work", qos: .userInitiated)
         callbackQueue = DispatchQueue(label: "\(label).callbacks")
         self.process = process
+        workQueue.setSpecific(key: Self.workQueueKey, value: ObjectIdentifier(self))
     }
 
     /// Queues a frame; returns at once.
@@ -76,12 +79,17 @@ final class LiveStreamScheduler: @unchecked Sendable {
         }
     }
 
-    /// Drops the waiting frame and refuses new ones; a frame being processed finishes.
+    /// Drops the waiting frame, refuses new ones and waits for the frame being processed, if any, to
+    /// finish (so no inference outlives its task, e.g. into process exit). Its callback, if still due, is
+    /// left to the callback queue. Called from the work queue itself it does not wait.
     func close() {
         lock.lock()
         closed = true
         waiting = nil
         lock.unlock()
+        if DispatchQueue.getSpecific(key: Self.workQueueKey) != ObjectIdentifier(self) {
+            workQueue.sync {}
+        }
     }
 }
 

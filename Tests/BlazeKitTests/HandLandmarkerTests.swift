@@ -121,6 +121,8 @@ struct HandReference: Decodable, Sendable, CustomStringConvertible {
     @Test func wrongRunningModeAndMirroredOrientationsAreErrors() throws {
         var options = HandLandmarkerOptions()
         options.runningMode = .liveStream
+        let recorder = StreamRecorder()
+        options.handLandmarkerLiveStreamDelegate = recorder
         let image = try Image(rgb: [UInt8](repeating: 0, count: 16 * 16 * 3), width: 16, height: 16)
         #expect(throws: TaskError.runningModeMismatch(method: "detect(image:)", expected: .image, actual: .liveStream)) {
             try HandLandmarker(options: options).detect(image: image)

@@ -228,8 +228,11 @@ final class StreamRecorder: PoseLandmarkerLiveStreamDelegate, HandLandmarkerLive
         options.handLandmarkerLiveStreamDelegate = keeper
         var second: HandLandmarker? = try HandLandmarker(options: options)
         for i in 0..<5 { try second!.detectAsync(image: photo, timestampInMilliseconds: i) }
-        second = nil                   // the landmarker goes while frames are queued: no deadlock, no more calls
-        usleep(500_000)
+        let released = Date()
+        second = nil                   // the landmarker goes while frames are queued: it waits for the frame in
+                                       // flight (no inference outlives it), drops the queued ones, no deadlock
+        #expect(Date().timeIntervalSince(released) < 20)
+        usleep(300_000)
         let settled = keeper.all.count
         usleep(300_000)
         #expect(keeper.all.count == settled && settled <= 1)
