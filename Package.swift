@@ -1,5 +1,25 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.2
+// 6.2 is the first tools version whose packages may carry the codegen flags below and still be
+// used as a versioned dependency (SwiftPM stopped rejecting `unsafeFlags` in dependencies in 6.2).
 import PackageDescription
+
+// Vector codegen for the kernels. Swift's default x86-64 target is SSE2 without FMA, where
+// `SIMD8<Float>` runs on 128-bit halves and `addingProduct` is a library call. The kernels are built
+// for x86-64-v3 (AVX2 + FMA, `haswell`), which every machine this project supports has; the AVX-512
+// GEMM tile lives in its own module built for `skylake-avx512` and runs only on CPUs that report
+// AVX-512 (checked at run time). Set BLAZEKIT_PORTABLE=1 to build for baseline x86-64 instead: the
+// AVX-512 tile still runs where the CPU has it, and BLAS does the rest.
+let portable = Context.environment["BLAZEKIT_PORTABLE"] != nil
+#if arch(x86_64)
+let vectorCodegen: [SwiftSetting] = portable ? [] : [.unsafeFlags(["-target-cpu", "haswell"]), .define("BLAZEKIT_FMA")]
+let avx512Codegen: [SwiftSetting] = [.unsafeFlags(["-target-cpu", "skylake-avx512"])]
+#elseif arch(arm64)
+let vectorCodegen: [SwiftSetting] = [.define("BLAZEKIT_FMA")]   // NEON always has fused multiply-add
+let avx512Codegen: [SwiftSetting] = []
+#else
+let vectorCodegen: [SwiftSetting] = []
+let avx512Codegen: [SwiftSetting] = []
+#endif
 
 let package = Package(
     name: "BlazeKit",
@@ -26,14 +46,17 @@ let package = Package(
         // The only module shared by the converter and the runtime.
         .target(name: "BlazeModelFormat", exclude: ["README.md"]),
         // Pure compute kernels on raw NHWC buffers; the only target that imports CBLAS.
-        .target(name: "BlazeKernels", dependencies: ["CBLAS"], exclude: ["README.md"]),
+        .target(name: "BlazeKernels", dependencies: ["CBLAS", "BlazeKernelsAVX512"], exclude: ["README.md"],
+                swiftSettings: vectorCodegen),
+        // The AVX-512 register tiles, compiled for skylake-avx512 and called only after a CPU check.
+        .target(name: "BlazeKernelsAVX512", exclude: ["README.md"], swiftSettings: avx512Codegen),
         // Graph loading, shape checking, planning, weight packing and execution.
         .target(name: "BlazeRuntime", dependencies: ["BlazeModelFormat", "BlazeKernels", "CBLAS"], exclude: ["README.md"]),
         // The built-in converted models, found as package resources.
         .target(name: "BlazeModels", path: "Models", exclude: ["README.md", "NOTICE"],
                 sources: ["BuiltinModels.swift"], resources: [.copy("bkm")]),
         // Images: PNG via libpng, raw pixel buffers, orientation, OpenCV-exact bilinear warps.
-        .target(name: "BlazeImage", dependencies: ["CPNG"], exclude: ["README.md"]),
+        .target(name: "BlazeImage", dependencies: ["CPNG"], exclude: ["README.md"], swiftSettings: vectorCodegen),
         // Pipeline stages as value types: anchors, decoding, NMS, ROI math, crops, landmark decoding.
         .target(name: "BlazeStages", dependencies: ["BlazeRuntime", "BlazeImage"], exclude: ["README.md"]),
         // Video and live stream without the networks: next-frame ROIs, association, smoothing filters.

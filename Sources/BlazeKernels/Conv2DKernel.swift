@@ -93,27 +93,11 @@ public enum Conv2DKernel {
                                   output: UnsafeMutablePointer<Float>, window: SpatialWindow,
                                   inChannels: Int, outChannels: Int, clamp: ClampBounds,
                                   pixels: Range<Int>, pixelBlock: Int, workspace: UnsafeMutablePointer<Float>) {
-        let kh = window.kernelHeight, kw = window.kernelWidth
-        let k = kh * kw * inChannels
+        let k = window.kernelHeight * window.kernelWidth * inChannels
         var start = pixels.lowerBound
         while start < pixels.upperBound {
             let end = min(pixels.upperBound, start + pixelBlock)
-            for p in start..<end {
-                let y = p / window.outputWidth, x = p % window.outputWidth
-                let row = workspace + (p - start) * k
-                for ky in 0..<kh {
-                    let iy = y * window.strideHeight - window.padTop + ky * window.dilationHeight
-                    for kx in 0..<kw {
-                        let ix = x * window.strideWidth - window.padLeft + kx * window.dilationWidth
-                        let dst = row + (ky * kw + kx) * inChannels
-                        if iy >= 0, iy < window.inputHeight, ix >= 0, ix < window.inputWidth {
-                            dst.update(from: input + (iy * window.inputWidth + ix) * inChannels, count: inChannels)
-                        } else {
-                            dst.update(repeating: 0, count: inChannels)
-                        }
-                    }
-                }
-            }
+            gatherReceptiveFields(input: input, window: window, inChannels: inChannels, pixels: start..<end, into: workspace)
             let out = output + start * outChannels
             Epilogue.fillRows(out, rows: end - start, with: bias, channels: outChannels)
             cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans,
@@ -122,6 +106,52 @@ public enum Conv2DKernel {
                         1, out, Int32(outChannels))
             if clamp != .none { Epilogue.clamp(out, count: (end - start) * outChannels, clamp) }
             start = end
+        }
+    }
+
+    /// 1×1, stride 1, unpadded through the hand-written ``PackedGEMM`` (bias and clamp in registers).
+    public static func packed1x1(input: UnsafePointer<Float>, weights: PackedGEMMWeights, output: UnsafeMutablePointer<Float>,
+                                 pixels: Range<Int>, clamp: ClampBounds) {
+        PackedGEMM.run(a: input, lda: weights.depth, rows: pixels, weights: weights, c: output, ldc: weights.outputs,
+                       clamp: clamp)
+    }
+
+    /// General convolution through im2col and ``PackedGEMM``; same workspace contract as
+    /// ``im2colGEMM(input:weights:bias:output:window:inChannels:outChannels:clamp:pixels:pixelBlock:workspace:)``.
+    public static func im2colPacked(input: UnsafePointer<Float>, weights: PackedGEMMWeights, output: UnsafeMutablePointer<Float>,
+                                    window: SpatialWindow, inChannels: Int, clamp: ClampBounds,
+                                    pixels: Range<Int>, pixelBlock: Int, workspace: UnsafeMutablePointer<Float>) {
+        let k = window.kernelHeight * window.kernelWidth * inChannels
+        var start = pixels.lowerBound
+        while start < pixels.upperBound {
+            let end = min(pixels.upperBound, start + pixelBlock)
+            gatherReceptiveFields(input: input, window: window, inChannels: inChannels, pixels: start..<end, into: workspace)
+            PackedGEMM.run(a: workspace, lda: k, rows: 0..<(end - start), weights: weights,
+                           c: output + start * weights.outputs, ldc: weights.outputs, clamp: clamp)
+            start = end
+        }
+    }
+
+    /// im2col: each pixel's receptive field (`KH·KW·C` floats, zeros for padding) as one row of `rows`.
+    static func gatherReceptiveFields(input: UnsafePointer<Float>, window: SpatialWindow, inChannels: Int,
+                                      pixels: Range<Int>, into rows: UnsafeMutablePointer<Float>) {
+        let kh = window.kernelHeight, kw = window.kernelWidth
+        let k = kh * kw * inChannels
+        for p in pixels {
+            let y = p / window.outputWidth, x = p % window.outputWidth
+            let row = rows + (p - pixels.lowerBound) * k
+            for ky in 0..<kh {
+                let iy = y * window.strideHeight - window.padTop + ky * window.dilationHeight
+                for kx in 0..<kw {
+                    let ix = x * window.strideWidth - window.padLeft + kx * window.dilationWidth
+                    let dst = row + (ky * kw + kx) * inChannels
+                    if iy >= 0, iy < window.inputHeight, ix >= 0, ix < window.inputWidth {
+                        dst.update(from: input + (iy * window.inputWidth + ix) * inChannels, count: inChannels)
+                    } else {
+                        dst.update(repeating: 0, count: inChannels)
+                    }
+                }
+            }
         }
     }
 

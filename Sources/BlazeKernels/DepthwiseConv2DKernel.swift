@@ -1,3 +1,5 @@
+import BlazeKernelsAVX512
+
 /// Depthwise 2-D convolution (depth multiplier 1) on NHWC activations with `[KH, KW, C]` weights:
 /// `out[y,x,c] = clamp(bias[c] + Σ_{ky,kx} in[y·sh−pt+ky·dh, x·sw−pl+kx·dw, c] · w[ky,kx,c])`,
 /// taps outside the input reading zero. Never goes through GEMM.
@@ -5,13 +7,14 @@
 /// ### See Also
 /// - ``DepthwiseConv2DKernel/reference(input:weights:bias:output:window:channels:clamp:)``
 public enum DepthwiseConv2DKernel {
-    /// Direct SIMD kernel over output rows `rows`. Channels are processed eight at a time with the
+    /// Direct SIMD kernel over output rows `rows`. With `wide` (only where `CPUFeatures.hasAVX512`),
+    /// interior channels run in 16-channel AVX-512 blocks, with identical results. Channels are processed eight at a time with the
     /// kernel rows clipped once per output row; interior columns run without bounds checks, with
     /// the 3- and 5-wide kernel rows unrolled; border columns and the channel tail take a checked path.
     /// - Complexity: `2·outH·outW·C·KH·KW` flops.
     public static func direct(input: UnsafePointer<Float>, weights: UnsafePointer<Float>, bias: UnsafePointer<Float>,
                               output: UnsafeMutablePointer<Float>, window w: SpatialWindow, channels c: Int,
-                              clamp: ClampBounds, rows: Range<Int>) {
+                              clamp: ClampBounds, rows: Range<Int>, wide: Bool = false) {
         let inRaw = UnsafeRawPointer(input), wRaw = UnsafeRawPointer(weights), bRaw = UnsafeRawPointer(bias)
         let outRaw = UnsafeMutableRawPointer(output)
         let interior = w.interiorColumns
@@ -35,6 +38,15 @@ public enum DepthwiseConv2DKernel {
             guard !interior.isEmpty else { continue }
             let firstInput = (iy0 &* w.inputWidth &+ interior.lowerBound &* w.strideWidth &- w.padLeft) &* c
             var cb = 0
+            // AVX-512: 16-channel blocks first (BlazeKernelsAVX512), the rest eight at a time.
+            while wide, cb &+ 16 <= c {
+                DepthwiseTile16.run(input: inRaw + (firstInput &+ cb) &* 4, weights: wRaw + cb &* 4, bias: bRaw + cb &* 4,
+                                    output: outRaw + (outRow &+ interior.lowerBound &* c &+ cb) &* 4,
+                                    lo: clamp.min, hi: clamp.max, pixels: interior.count, kernelRows: kRows, kernelWidth: kw,
+                                    xStep: xStep &* 4, tapStep: dx &* 4, rowStep: dy &* 4, weightTap: c &* 4,
+                                    weightRow: kw &* c &* 4, outStep: c &* 4)
+                cb &+= 16
+            }
             while cb < c8 {
                 let geometry = InteriorRun(
                     input: inRaw + (firstInput &+ cb) &* 4, weights: wRaw + cb &* 4,
@@ -57,7 +69,7 @@ public enum DepthwiseConv2DKernel {
                         var acc = bias[ch]
                         for ky in kRows {
                             let base = ((iy0 + ky * w.dilationHeight) * w.inputWidth + ix0) * c + ch
-                            for kx in 0..<kw { acc += input[base + kx * dx] * weights[(ky * kw + kx) * c + ch] }
+                            for kx in 0..<kw { acc = mulAdd(acc, input[base + kx * dx], weights[(ky * kw + kx) * c + ch]) }
                         }
                         output[outRow + x * c + ch] = clamp.apply(acc)
                     }
@@ -97,10 +109,10 @@ public enum DepthwiseConv2DKernel {
                     for kx in 0..<kw {
                         let wv = load(wp, kx &* weightTapBytes)
                         let t = kx &* tapStepBytes
-                        a0 += load(rp, t) * wv
-                        a1 += load(rp, t &+ x1) * wv
-                        a2 += load(rp, t &+ x2) * wv
-                        a3 += load(rp, t &+ x3) * wv
+                        a0 = mulAdd(a0, load(rp, t), wv)
+                        a1 = mulAdd(a1, load(rp, t &+ x1), wv)
+                        a2 = mulAdd(a2, load(rp, t &+ x2), wv)
+                        a3 = mulAdd(a3, load(rp, t &+ x3), wv)
                     }
                     rp += rowStepBytes
                     wp += weightRowBytes
@@ -120,7 +132,7 @@ public enum DepthwiseConv2DKernel {
                 var rp = ip + ky &* rowStepBytes
                 var wp = weights + ky &* weightRowBytes
                 while ky < kernelRows.upperBound {
-                    for kx in 0..<kw { a0 += load(rp, kx &* tapStepBytes) * load(wp, kx &* weightTapBytes) }
+                    for kx in 0..<kw { a0 = mulAdd(a0, load(rp, kx &* tapStepBytes), load(wp, kx &* weightTapBytes)) }
                     rp += rowStepBytes
                     wp += weightRowBytes
                     ky &+= 1
@@ -146,7 +158,7 @@ public enum DepthwiseConv2DKernel {
                 guard ix >= 0, ix < w.inputWidth else { continue }
                 let ip = input + (iy * w.inputWidth + ix) * c
                 let wp = weights + (ky * w.kernelWidth + kx) * c
-                for ch in 0..<c { out[ch] += ip[ch] * wp[ch] }
+                for ch in 0..<c { out[ch] = mulAdd(out[ch], ip[ch], wp[ch]) }
             }
         }
         for ch in 0..<c { out[ch] = clamp.apply(out[ch]) }

@@ -12,3 +12,23 @@ func clampLanes(_ v: SIMD8<Float>, _ lo: SIMD8<Float>, _ hi: SIMD8<Float>) -> SI
 func maxLanes(_ a: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> {
     a.replacing(with: b, where: b .> a)
 }
+
+/// `acc + a·b`, fused (one rounding, one `vfmadd`) in builds with FMA codegen, as XNNPACK's kernels
+/// compute it; two roundings otherwise, where a fused call would be a slow library routine.
+@inline(__always)
+func mulAdd(_ acc: SIMD8<Float>, _ a: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> {
+    #if BLAZEKIT_FMA
+    return acc.addingProduct(a, b)
+    #else
+    return acc + a * b
+    #endif
+}
+
+@inline(__always)
+func mulAdd(_ acc: Float, _ a: Float, _ b: Float) -> Float {
+    #if BLAZEKIT_FMA
+    return acc.addingProduct(a, b)
+    #else
+    return acc + a * b
+    #endif
+}

@@ -18,6 +18,8 @@ struct NodeBinding {
     /// The constant data of each input, nil for activations.
     let constants: [UnsafeBufferPointer<Float>?]
     let threadCount: Int
+    /// The packed-GEMM tile for dense convolutions, nil for BLAS.
+    let gemmTile: GEMMTile?
 
     func error(_ reason: String) -> RuntimeError {
         .invalidNode(index: index, op: node.op.rawValue, name: node.name, reason: reason)

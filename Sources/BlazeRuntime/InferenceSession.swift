@@ -17,18 +17,48 @@ public struct RuntimeOptions: Sendable, Equatable {
     /// them are not planned or run — e.g. the pose landmark model's segmentation head when no mask is
     /// wanted. ``InferenceSession/output(_:)`` of an output left out is empty.
     public var computedOutputs: Set<Int>?
+    /// What runs the dense convolutions' matrix products.
+    public var convolutionGEMM: ConvolutionGEMM
 
-    public init(threadCount: Int = 1, selectBLASKernels: Bool = true, computedOutputs: Set<Int>? = nil) {
+    public init(threadCount: Int = 1, selectBLASKernels: Bool = true, computedOutputs: Set<Int>? = nil,
+                convolutionGEMM: ConvolutionGEMM = .automatic) {
         self.threadCount = threadCount
         self.selectBLASKernels = selectBLASKernels
         self.computedOutputs = computedOutputs
+        self.convolutionGEMM = convolutionGEMM
     }
 
     func validate() throws {
         guard (1...64).contains(threadCount) else {
             throw RuntimeError.invalidOption(name: "threadCount", expected: "1...64", actual: "\(threadCount)")
         }
+        if case .packed(let tile) = convolutionGEMM, !tile.isSupported {
+            throw RuntimeError.invalidOption(name: "convolutionGEMM",
+                                             expected: "a tile this CPU and build support (\(GEMMTile.allCases.filter(\.isSupported).map(\.rawValue)))",
+                                             actual: tile.rawValue)
+        }
     }
+
+    /// The packed-GEMM tile the session's convolutions use, nil for `cblas_sgemm`.
+    var gemmTile: GEMMTile? {
+        switch convolutionGEMM {
+        case .automatic: return GEMMTile.best
+        case .blas: return nil
+        case .packed(let tile): return tile
+        }
+    }
+}
+
+/// What runs the matrix products of dense convolutions.
+public enum ConvolutionGEMM: Sendable, Equatable {
+    /// The widest ``GEMMTile`` this CPU and build support (AVX-512 8×32, else FMA 6×16), else BLAS.
+    /// Measured with `blaze-bench models --gemm`: the packed tiles beat OpenBLAS on every Blaze model.
+    case automatic
+    /// `cblas_sgemm` from OpenBLAS, with bias and clamp in separate passes.
+    case blas
+    /// This hand-written tile; planning fails when the CPU or build cannot run it. With
+    /// `.avx512x8x32` the depthwise convolutions also run in 16-channel AVX-512 blocks.
+    case packed(GEMMTile)
 }
 
 /// A planned, ready-to-run model.
@@ -134,7 +164,7 @@ public final class InferenceSession: @unchecked Sendable {
                 inputs: node.inputs.map { UnsafePointer(pointer($0)) },
                 outputs: node.outputs.map { pointer($0) },
                 constants: node.inputs.map { model.constantData(ofValue: $0) },
-                threadCount: options.threadCount)
+                threadCount: options.threadCount, gemmTile: options.gemmTile)
             for o in node.outputs where g.values[o].constant != nil {
                 throw binding.error("writes constant value '\(g.values[o].name)'")
             }

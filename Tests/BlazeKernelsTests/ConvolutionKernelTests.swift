@@ -45,6 +45,8 @@ struct DepthwiseCase: CustomStringConvertible, Sendable {
         DepthwiseCase(h: 12, w: 13, c: 24, k: 5, stride: 2, pads: (0, 0, 0, 0)),
         DepthwiseCase(h: 5, w: 6, c: 4, k: 7, stride: 1, pads: (3, 3, 3, 3)),
         DepthwiseCase(h: 2, w: 2, c: 9, k: 5, stride: 1, pads: (2, 2, 2, 2)),
+        DepthwiseCase(h: 11, w: 14, c: 40, k: 5, stride: 1, pads: (2, 2, 2, 2)),
+        DepthwiseCase(h: 10, w: 9, c: 33, k: 3, stride: 2, pads: (0, 0, 1, 1)),
     ]
 }
 
@@ -80,6 +82,22 @@ struct DepthwiseCase: CustomStringConvertible, Sendable {
                                               inChannels: c.cin, outChannels: c.cout, clamp: clamp, pixels: r)
             }
             expectClose(direct, expected, rtol: 1e-5, atol: 1e-5, "directFewOutputs \(c) \(clamp)")
+            for tile in GEMMTile.allCases where tile.isSupported {
+                let packed = PackedGEMMWeights(weights: weights, bias: bias, outputs: c.cout,
+                                               depth: c.k.0 * c.k.1 * c.cin, tile: tile)
+                var viaTile = [Float](repeating: .nan, count: n)
+                if win.isPointwise {
+                    for r in [0..<(pixels / 3), (pixels / 3)..<pixels] {
+                        Conv2DKernel.packed1x1(input: input, weights: packed, output: &viaTile, pixels: r, clamp: clamp)
+                    }
+                } else {
+                    for r in [0..<(pixels / 3), (pixels / 3)..<pixels] {
+                        Conv2DKernel.im2colPacked(input: input, weights: packed, output: &viaTile, window: win,
+                                                  inChannels: c.cin, clamp: clamp, pixels: r, pixelBlock: block, workspace: &ws)
+                    }
+                }
+                expectClose(viaTile, expected, rtol: 1e-5, atol: 1e-5, "packed \(tile) \(c) \(clamp)")
+            }
             if win.isPointwise {
                 var got1 = [Float](repeating: .nan, count: n)
                 for r in [0..<(pixels / 2), (pixels / 2)..<pixels] {
@@ -103,13 +121,19 @@ struct DepthwiseCase: CustomStringConvertible, Sendable {
             var expected = [Float](repeating: .nan, count: n)
             DepthwiseConv2DKernel.reference(input: input, weights: weights, bias: bias, output: &expected, window: win,
                                             channels: c.c, clamp: clamp)
-            var got = [Float](repeating: .nan, count: n)
-            let split = win.outputHeight / 2
-            for rows in [0..<split, split..<win.outputHeight] {
-                DepthwiseConv2DKernel.direct(input: input, weights: weights, bias: bias, output: &got, window: win,
-                                             channels: c.c, clamp: clamp, rows: rows)
+            // The 8-channel path, and the AVX-512 16-channel blocks where the CPU has them: same bits.
+            var narrow = [Float]()
+            for wide in CPUFeatures.hasAVX512 ? [false, true] : [false] {
+                var got = [Float](repeating: .nan, count: n)
+                let split = win.outputHeight / 2
+                for rows in [0..<split, split..<win.outputHeight] {
+                    DepthwiseConv2DKernel.direct(input: input, weights: weights, bias: bias, output: &got, window: win,
+                                                 channels: c.c, clamp: clamp, rows: rows, wide: wide)
+                }
+                expectClose(got, expected, rtol: 1e-5, atol: 1e-5, "depthwise \(c) \(clamp) wide \(wide)")
+                if wide { #expect(got == narrow, "depthwise \(c): AVX-512 blocks differ from the 8-channel path") }
+                narrow = got
             }
-            expectClose(got, expected, rtol: 1e-5, atol: 1e-5, "depthwise \(c) \(clamp)")
         }
     }
 
@@ -143,5 +167,56 @@ struct DepthwiseCase: CustomStringConvertible, Sendable {
                 #expect(Array(w.kernelRows(forOutputRow: y)) == valid, "\(c) row \(y)")
             }
         }
+    }
+}
+
+/// The packed GEMM against the plain convolution on shapes that cross every tile edge: rows not a
+/// multiple of the tile's, outputs not a multiple of its width, depth 1, and weights with dead
+/// input channels (whole zero columns) and dead outputs (zero rows), which the packing skips.
+@Suite struct PackedGEMMTests {
+    static let shapes: [(m: Int, n: Int, k: Int)] = [
+        (1, 1, 1), (5, 7, 3), (6, 16, 8), (8, 32, 8), (13, 33, 17), (9, 48, 1), (17, 15, 40), (50, 70, 24), (3, 100, 64),
+    ]
+
+    @Test(arguments: GEMMTile.allCases)
+    func packedMatchesReference(tile: GEMMTile) {
+        guard tile.isSupported else { return }
+        var rng = SeededRandom(seed: 99)
+        for s in Self.shapes {
+            for sparsity in [0.0, 0.6] {
+                let a = rng.array(s.m * s.k)
+                var w = rng.array(s.n * s.k)
+                let bias = rng.array(s.n)
+                if sparsity > 0 {
+                    for kk in 0..<s.k where kk % 3 == 1 { for o in 0..<s.n { w[o * s.k + kk] = 0 } }   // dead input channels
+                    for o in 0..<s.n where o % 4 == 2 { for kk in 0..<s.k { w[o * s.k + kk] = 0 } }   // dead outputs
+                    for i in w.indices where rng.uniform(0, 1) < Float(sparsity) { w[i] = 0 }        // scattered zeros
+                }
+                let win = SpatialWindow(inputHeight: 1, inputWidth: s.m, kernelHeight: 1, kernelWidth: 1, strideHeight: 1,
+                                        strideWidth: 1, padTop: 0, padLeft: 0, padBottom: 0, padRight: 0)
+                for clamp in [ClampBounds.none, ClampBounds(min: 0, max: 6), ClampBounds(min: -0.5, max: 0.25)] {
+                    var want = [Float](repeating: .nan, count: s.m * s.n)
+                    Conv2DKernel.reference(input: a, weights: w, bias: bias, output: &want, window: win,
+                                           inChannels: s.k, outChannels: s.n, clamp: clamp)
+                    let packed = PackedGEMMWeights(weights: w, bias: bias, outputs: s.n, depth: s.k, tile: tile)
+                    // The output is wider than the GEMM to catch writes past the last column.
+                    let ldc = s.n + 3
+                    var got = [Float](repeating: -7, count: s.m * ldc)
+                    for r in [0..<(s.m / 2), (s.m / 2)..<s.m] {
+                        PackedGEMM.run(a: a, lda: s.k, rows: r, weights: packed, c: &got, ldc: ldc, clamp: clamp)
+                    }
+                    let body = (0..<s.m).flatMap { r in got[(r * ldc)..<(r * ldc + s.n)] }
+                    let guardCells = (0..<s.m).flatMap { r in got[(r * ldc + s.n)..<(r * ldc + ldc)] }
+                    expectClose(body, want, rtol: 1e-5, atol: 1e-5, "\(tile) m\(s.m) n\(s.n) k\(s.k) sparsity \(sparsity) \(clamp)")
+                    #expect(guardCells.allSatisfy { $0 == -7 }, "\(tile) m\(s.m) n\(s.n) k\(s.k): wrote past column \(s.n)")
+                    if sparsity > 0, s.k > 2 { #expect(packed.liveFraction < 0.9, "\(tile): dead channels kept") }
+                }
+            }
+        }
+    }
+
+    @Test func bestTileIsSupported() {
+        if let best = GEMMTile.best { #expect(best.isSupported) }
+        #expect(GEMMTile.allCases.filter(\.isSupported).first == GEMMTile.best)
     }
 }

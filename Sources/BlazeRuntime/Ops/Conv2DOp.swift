@@ -1,7 +1,8 @@
 import BlazeKernels
 import BlazeModelFormat
 
-/// `conv2d`: dense convolution, 1×1 through one GEMM, k×k through im2col + GEMM.
+/// `conv2d`: dense convolution, 1×1 through one GEMM, k×k through im2col + GEMM; the GEMM is the
+/// packed hand-written one (weights packed here, once) or `cblas_sgemm`, as the session's options say.
 enum Conv2DOp: OpPlanner {
     static let kind = OpKind.conv2d
 
@@ -21,6 +22,16 @@ enum Conv2DOp: OpPlanner {
         s.tasks = b.taskCount(flops: 2 * pixels * outC * ws[1] * ws[2] * x.c, units: pixels)
         if outC <= Step.directOutputChannelLimit, !window.isPointwise {
             s.variant = .directFewOutputs
+        } else if let tile = b.gemmTile {
+            let packed = PackedGEMMWeights(weights: s.weights, bias: s.bias, outputs: outC, depth: ws[1] * ws[2] * x.c, tile: tile)
+            if window.isPointwise {
+                s.variant = .packed1x1(packed)
+            } else {
+                s.variant = .packedIm2col(packed)
+                s.pixelBlock = Conv2DKernel.im2colPixelBlock(window: window, inChannels: x.c, budgetFloats: 1 << 13)
+                s.scratch = ScratchBuffer(floats: Conv2DKernel.im2colWorkspaceFloats(window: window, inChannels: x.c,
+                                                                                    pixelBlock: s.pixelBlock) * s.tasks)
+            }
         } else if !window.isPointwise {
             s.variant = .im2colGEMM
             s.pixelBlock = Conv2DKernel.im2colPixelBlock(window: window, inChannels: x.c)
@@ -40,7 +51,7 @@ enum Conv2DOp: OpPlanner {
         var tasks: Int, pixelBlock: Int
         var scratch: ScratchBuffer?
 
-        enum Variant { case gemm1x1, im2colGEMM, directFewOutputs }
+        enum Variant { case gemm1x1, im2colGEMM, directFewOutputs, packed1x1(PackedGEMMWeights), packedIm2col(PackedGEMMWeights) }
 
         /// Up to this many output channels a k×k conv runs direct instead of im2col + GEMM
         /// (pose_landmark's 3×3, 8→1 mask head: 2.9 ms via im2col, see Benchmarks/RESULTS.md).
@@ -63,6 +74,19 @@ enum Conv2DOp: OpPlanner {
                                             inChannels: inChannels, outChannels: outChannels, clamp: clamp,
                                             pixels: partition(pixels, tasks, t), pixelBlock: pixelBlock,
                                             workspace: scratch.pointer + t * per)
+                }
+            case .packed1x1(let packed):
+                pool.parallelFor(tasks) { t in
+                    Conv2DKernel.packed1x1(input: input, weights: packed, output: output, pixels: partition(pixels, tasks, t),
+                                           clamp: clamp)
+                }
+            case .packedIm2col(let packed):
+                let scratch = scratch!
+                let per = Conv2DKernel.im2colWorkspaceFloats(window: window, inChannels: inChannels, pixelBlock: pixelBlock)
+                pool.parallelFor(tasks) { t in
+                    Conv2DKernel.im2colPacked(input: input, weights: packed, output: output, window: window,
+                                              inChannels: inChannels, clamp: clamp, pixels: partition(pixels, tasks, t),
+                                              pixelBlock: pixelBlock, workspace: scratch.pointer + t * per)
                 }
             case .gemm1x1:
                 pool.parallelFor(tasks) { t in

@@ -1,7 +1,8 @@
 import BlazeKernels
 import BlazeModelFormat
 
-/// `depthwise_conv2d`: direct SIMD kernel, split by output rows.
+/// `depthwise_conv2d`: direct SIMD kernel (16-channel AVX-512 blocks when the session uses the
+/// AVX-512 tiles), split by output rows.
 enum DepthwiseConv2DOp: OpPlanner {
     static let kind = OpKind.depthwiseConv2d
 
@@ -17,7 +18,7 @@ enum DepthwiseConv2DOp: OpPlanner {
         try b.requireShape(b.outputShapes[0], [1, window.outputHeight, window.outputWidth, x.c], "output")
         return Step(input: try b.activation(0), weights: try b.constant(1, count: kh * kw * x.c, role: "weight"),
                     bias: try b.constant(2, count: x.c, role: "bias"), output: b.outputs[0], window: window,
-                    channels: x.c, clamp: try b.clamp(),
+                    channels: x.c, clamp: try b.clamp(), wide: b.gemmTile == .avx512x8x32,
                     tasks: b.taskCount(flops: 2 * window.outputHeight * window.outputWidth * x.c * kh * kw,
                                        units: window.outputHeight))
     }
@@ -28,12 +29,14 @@ enum DepthwiseConv2DOp: OpPlanner {
         let window: SpatialWindow
         let channels: Int
         let clamp: ClampBounds
+        /// 16-channel AVX-512 blocks (the session runs the AVX-512 tiles).
+        let wide: Bool
         let tasks: Int
 
         func run(pool: WorkerPool) {
             pool.parallelFor(tasks) { t in
                 DepthwiseConv2DKernel.direct(input: input, weights: weights, bias: bias, output: output, window: window,
-                                             channels: channels, clamp: clamp, rows: partition(window.outputHeight, tasks, t))
+                                             channels: channels, clamp: clamp, rows: partition(window.outputHeight, tasks, t), wide: wide)
             }
         }
     }

@@ -1,0 +1,60 @@
+/// The AVX2 register tile of the packed GEMM: 6 rows × 16 columns, twelve `SIMD8<Float>`
+/// accumulators (with the 2 panel vectors and a broadcast, 15 of the 16 ymm registers).
+/// Built with FMA codegen (`-target-cpu haswell`, Package.swift), `addingProduct` is one `vfmadd`.
+enum GEMMTile6x16 {
+    static let rows = 6
+    static let columns = 16
+
+    /// `c[r, j] = clamp(bias[j] + Σ_i a[r, idx[i]] · panel[i, j])` for `r < rows`, `j < columns`;
+    /// the same contract as `GEMMTile8x32.run` with a 16-wide panel.
+    static func run(a: UnsafePointer<Float>, lda: Int, rows: Int, panel: UnsafePointer<Float>,
+                    indices: UnsafePointer<Int32>, depth: Int, bias: UnsafePointer<Float>,
+                    c: UnsafeMutablePointer<Float>, ldc: Int, columns: Int, lo: Float, hi: Float) {
+        typealias V = SIMD8<Float>
+        let last = rows &- 1
+        let x0 = a, x1 = a + min(1, last) &* lda, x2 = a + min(2, last) &* lda
+        let x3 = a + min(3, last) &* lda, x4 = a + min(4, last) &* lda, x5 = a + min(5, last) &* lda
+        let braw = UnsafeRawPointer(bias)
+        let b0 = braw.loadUnaligned(as: V.self), b1 = braw.loadUnaligned(fromByteOffset: 32, as: V.self)
+        var acc00 = b0, acc01 = b1, acc10 = b0, acc11 = b1, acc20 = b0, acc21 = b1
+        var acc30 = b0, acc31 = b1, acc40 = b0, acc41 = b1, acc50 = b0, acc51 = b1
+        var w = UnsafeRawPointer(panel)
+        for i in 0..<depth {
+            let k = Int(indices[i])
+            let w0 = w.loadUnaligned(as: V.self), w1 = w.loadUnaligned(fromByteOffset: 32, as: V.self)
+            var v = V(repeating: x0[k]); acc00 = acc00.addingProduct(v, w0); acc01 = acc01.addingProduct(v, w1)
+            v = V(repeating: x1[k]); acc10 = acc10.addingProduct(v, w0); acc11 = acc11.addingProduct(v, w1)
+            v = V(repeating: x2[k]); acc20 = acc20.addingProduct(v, w0); acc21 = acc21.addingProduct(v, w1)
+            v = V(repeating: x3[k]); acc30 = acc30.addingProduct(v, w0); acc31 = acc31.addingProduct(v, w1)
+            v = V(repeating: x4[k]); acc40 = acc40.addingProduct(v, w0); acc41 = acc41.addingProduct(v, w1)
+            v = V(repeating: x5[k]); acc50 = acc50.addingProduct(v, w0); acc51 = acc51.addingProduct(v, w1)
+            w += 64
+        }
+        let lower = V(repeating: lo), upper = V(repeating: hi)
+        let dst = UnsafeMutableRawPointer(c)
+        let full = rows == 6 && columns == 16
+        withUnsafeTemporaryAllocation(of: Float.self, capacity: 16) { row in
+            let staging = UnsafeMutableRawPointer(row.baseAddress!)
+            for r in 0..<rows {
+                let (lane0, lane1): (V, V)
+                switch r {
+                case 0: (lane0, lane1) = (acc00, acc01)
+                case 1: (lane0, lane1) = (acc10, acc11)
+                case 2: (lane0, lane1) = (acc20, acc21)
+                case 3: (lane0, lane1) = (acc30, acc31)
+                case 4: (lane0, lane1) = (acc40, acc41)
+                default: (lane0, lane1) = (acc50, acc51)
+                }
+                let y0 = clampLanes(lane0, lower, upper), y1 = clampLanes(lane1, lower, upper)
+                if full {
+                    dst.storeBytes(of: y0, toByteOffset: r &* ldc &* 4, as: V.self)
+                    dst.storeBytes(of: y1, toByteOffset: (r &* ldc &+ 8) &* 4, as: V.self)
+                } else {
+                    staging.storeBytes(of: y0, as: V.self)
+                    staging.storeBytes(of: y1, toByteOffset: 32, as: V.self)
+                    (c + r &* ldc).update(from: row.baseAddress!, count: columns)
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,151 @@
+import BlazeKernelsAVX512
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A register tile of the packed GEMM: how many rows of the left operand and columns of the output
+/// one call of the micro-kernel computes.
+public enum GEMMTile: String, Sendable, CaseIterable {
+    /// 8 × 32 in `SIMD16<Float>` accumulators; x86-64 CPUs with AVX-512 F/BW/DQ/VL only.
+    case avx512x8x32 = "avx512-8x32"
+    /// 6 × 16 in `SIMD8<Float>` accumulators; needs a build with FMA codegen (`BLAZEKIT_FMA`).
+    case fma6x16 = "fma-6x16"
+
+    public var rows: Int { self == .avx512x8x32 ? GEMMTile8x32.rows : GEMMTile6x16.rows }
+    public var columns: Int { self == .avx512x8x32 ? GEMMTile8x32.columns : GEMMTile6x16.columns }
+
+    /// Whether this CPU and this build can run the tile.
+    public var isSupported: Bool {
+        switch self {
+        case .avx512x8x32: return CPUFeatures.hasAVX512
+        case .fma6x16:
+            #if BLAZEKIT_FMA
+            return true
+            #else
+            return false
+            #endif
+        }
+    }
+
+    /// The widest supported tile, or nil when the build has no FMA codegen (then convolutions go
+    /// through `cblas_sgemm`).
+    public static var best: GEMMTile? { allCases.first(where: \.isSupported) }
+}
+
+/// What the CPU reports, read once from `/proc/cpuinfo` (Linux); empty elsewhere.
+public enum CPUFeatures {
+    /// AVX-512 F, BW, DQ and VL, all four (what `skylake-avx512` codegen may use).
+    public static let hasAVX512: Bool = {
+        #if arch(x86_64) && canImport(Glibc)
+        guard let text = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8),
+              let line = text.split(separator: "\n").first(where: { $0.hasPrefix("flags") }),
+              let list = line.split(separator: ":", maxSplits: 1).last else { return false }
+        let flags = Set(list.split(separator: " "))
+        return ["avx512f", "avx512bw", "avx512dq", "avx512vl"].allSatisfy { flags.contains(Substring($0)) }
+        #else
+        return false
+        #endif
+    }()
+}
+
+/// The right operand and bias of `C = clamp(bias + A·Bᵀ)` packed once for one ``GEMMTile``.
+///
+/// `B` is `[outputs, depth]` row-major (OHWI convolution weights flattened). It is cut into panels
+/// of `tile.columns` outputs (the last zero-padded); each panel keeps only the depth indices where
+/// one of its weights is non-zero (channels a pruned network never reads cost nothing), stored as
+/// `live × columns` floats plus the list of live indices.
+public final class PackedGEMMWeights: @unchecked Sendable {
+    public let tile: GEMMTile
+    public let outputs: Int
+    public let depth: Int
+    public let panelCount: Int
+    /// Live depth entries over all panels divided by `panelCount · depth`.
+    public let liveFraction: Double
+    let values: UnsafeMutablePointer<Float>
+    let indices: UnsafeMutablePointer<Int32>
+    /// Panel `p` owns live entries `panelStart[p] ..< panelStart[p + 1]`.
+    let panelStart: UnsafeMutablePointer<Int>
+    let bias: UnsafeMutablePointer<Float>
+
+    public init(weights: UnsafePointer<Float>, bias: UnsafePointer<Float>, outputs: Int, depth: Int, tile: GEMMTile) {
+        precondition(outputs >= 1 && depth >= 1 && depth <= Int(Int32.max))
+        self.tile = tile
+        self.outputs = outputs
+        self.depth = depth
+        let width = tile.columns
+        panelCount = (outputs + width - 1) / width
+        panelStart = .allocate(capacity: panelCount + 1)
+        var live: [Int32] = []
+        panelStart[0] = 0
+        for p in 0..<panelCount {
+            let cols = (p * width)..<min(outputs, (p + 1) * width)
+            for k in 0..<depth where cols.contains(where: { weights[$0 * depth + k] != 0 }) { live.append(Int32(k)) }
+            panelStart[p + 1] = live.count
+        }
+        // A panel with no live entry still gets its bias; keep one index so every buffer is non-empty.
+        indices = .allocate(capacity: max(live.count, 1))
+        indices.initialize(repeating: 0, count: max(live.count, 1))
+        for (i, k) in live.enumerated() { indices[i] = k }
+        values = .allocate(capacity: max(live.count, 1) * width)
+        values.initialize(repeating: 0, count: max(live.count, 1) * width)
+        for p in 0..<panelCount {
+            for e in panelStart[p]..<panelStart[p + 1] {
+                let k = Int(indices[e])
+                for j in 0..<width where p * width + j < outputs {
+                    values[e * width + j] = weights[(p * width + j) * depth + k]
+                }
+            }
+        }
+        self.bias = .allocate(capacity: panelCount * width)
+        self.bias.initialize(repeating: 0, count: panelCount * width)
+        self.bias.update(from: bias, count: outputs)
+        liveFraction = Double(live.count) / Double(panelCount * depth)
+    }
+
+    deinit {
+        values.deallocate()
+        indices.deallocate()
+        panelStart.deallocate()
+        bias.deallocate()
+    }
+}
+
+/// `C[m, n] = clamp(bias[n] + Σ_k A[m, k] · B[n, k])` on a ``PackedGEMMWeights``, with the bias
+/// add and the activation clamp done in registers. The hand-written alternative to `cblas_sgemm`
+/// for the convolutions (`blaze-bench gemm` compares the two on the Blaze shapes).
+public enum PackedGEMM {
+    /// Rows `rows` of `A` (row `m` at `a + m·lda`) into rows `rows` of `C` (row `m` at `c + m·ldc`).
+    public static func run(a: UnsafePointer<Float>, lda: Int, rows: Range<Int>, weights: PackedGEMMWeights,
+                           c: UnsafeMutablePointer<Float>, ldc: Int, clamp: ClampBounds) {
+        let tile = weights.tile
+        let tileRows = tile.rows, width = tile.columns
+        // A block of rows is reused from L1 across every panel.
+        let block = tileRows * 8
+        var start = rows.lowerBound
+        while start < rows.upperBound {
+            let end = min(rows.upperBound, start + block)
+            for p in 0..<weights.panelCount {
+                let first = weights.panelStart[p], live = weights.panelStart[p + 1] - first
+                let panel = weights.values + first * width
+                let idx = weights.indices + first
+                let bias = weights.bias + p * width
+                let columns = min(width, weights.outputs - p * width)
+                var r = start
+                while r < end {
+                    let n = min(tileRows, end - r)
+                    let ar = a + r * lda, cr = c + r * ldc + p * width
+                    switch tile {
+                    case .avx512x8x32:
+                        GEMMTile8x32.run(a: ar, lda: lda, rows: n, panel: panel, indices: idx, depth: live, bias: bias,
+                                         c: cr, ldc: ldc, columns: columns, lo: clamp.min, hi: clamp.max)
+                    case .fma6x16:
+                        GEMMTile6x16.run(a: ar, lda: lda, rows: n, panel: panel, indices: idx, depth: live, bias: bias,
+                                         c: cr, ldc: ldc, columns: columns, lo: clamp.min, hi: clamp.max)
+                    }
+                    r += n
+                }
+            }
+            start = end
+        }
+    }
+}

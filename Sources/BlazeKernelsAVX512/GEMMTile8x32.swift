@@ -1,0 +1,88 @@
+/// The AVX-512 register tile of the packed GEMM: 8 rows × 32 columns, sixteen `SIMD16<Float>`
+/// accumulators in zmm registers.
+///
+/// This module is compiled for `skylake-avx512` (see Package.swift) and must only run on a CPU that
+/// reports AVX-512 F/BW/DQ/VL; `BlazeKernels.PackedGEMM` checks that once and calls in here. It
+/// holds no globals, so nothing in it runs before such a call.
+public enum GEMMTile8x32 {
+    public static let rows = 8
+    public static let columns = 32
+
+    /// `c[r, j] = clamp(bias[j] + Σ_i a[r, idx[i]] · panel[i, j])` for `r < rows`, `j < columns`.
+    ///
+    /// - Parameters:
+    ///   - a: row 0 of the left operand; row `r` starts at `a + r·lda`. Rows at or beyond `rows`
+    ///     are not read.
+    ///   - panel: `depth × 32` floats, the packed right operand for these 32 columns.
+    ///   - indices: `depth` column indices into each row of `a`, ascending.
+    ///   - bias: 32 floats.
+    ///   - c: row 0 of the output; only `rows × columns` values are written.
+    @inline(never)
+    public static func run(a: UnsafePointer<Float>, lda: Int, rows: Int, panel: UnsafePointer<Float>,
+                           indices: UnsafePointer<Int32>, depth: Int, bias: UnsafePointer<Float>,
+                           c: UnsafeMutablePointer<Float>, ldc: Int, columns: Int, lo: Float, hi: Float) {
+        typealias V = SIMD16<Float>
+        // Rows past the end re-read the last row; their results are not stored.
+        let last = rows &- 1
+        let a0 = a, a1 = a + min(1, last) &* lda, a2 = a + min(2, last) &* lda, a3 = a + min(3, last) &* lda
+        let a4 = a + min(4, last) &* lda, a5 = a + min(5, last) &* lda, a6 = a + min(6, last) &* lda
+        let a7 = a + min(7, last) &* lda
+        let braw = UnsafeRawPointer(bias)
+        let bl = braw.loadUnaligned(as: V.self), bh = braw.loadUnaligned(fromByteOffset: 64, as: V.self)
+        var r0l = bl, r0h = bh, r1l = bl, r1h = bh, r2l = bl, r2h = bh, r3l = bl, r3h = bh
+        var r4l = bl, r4h = bh, r5l = bl, r5h = bh, r6l = bl, r6h = bh, r7l = bl, r7h = bh
+        var p = UnsafeRawPointer(panel)
+        for i in 0..<depth {
+            let k = Int(indices[i])
+            let wl = p.loadUnaligned(as: V.self), wh = p.loadUnaligned(fromByteOffset: 64, as: V.self)
+            var s = V(repeating: a0[k]); r0l = r0l.addingProduct(s, wl); r0h = r0h.addingProduct(s, wh)
+            s = V(repeating: a1[k]); r1l = r1l.addingProduct(s, wl); r1h = r1h.addingProduct(s, wh)
+            s = V(repeating: a2[k]); r2l = r2l.addingProduct(s, wl); r2h = r2h.addingProduct(s, wh)
+            s = V(repeating: a3[k]); r3l = r3l.addingProduct(s, wl); r3h = r3h.addingProduct(s, wh)
+            s = V(repeating: a4[k]); r4l = r4l.addingProduct(s, wl); r4h = r4h.addingProduct(s, wh)
+            s = V(repeating: a5[k]); r5l = r5l.addingProduct(s, wl); r5h = r5h.addingProduct(s, wh)
+            s = V(repeating: a6[k]); r6l = r6l.addingProduct(s, wl); r6h = r6h.addingProduct(s, wh)
+            s = V(repeating: a7[k]); r7l = r7l.addingProduct(s, wl); r7h = r7h.addingProduct(s, wh)
+            p += 128
+        }
+        let vlo = V(repeating: lo), vhi = V(repeating: hi)
+        @inline(__always) func clamp(_ v: V) -> V {
+            let x = v.replacing(with: vlo, where: v .< vlo)
+            return x.replacing(with: vhi, where: x .> vhi)
+        }
+        let out = UnsafeMutableRawPointer(c)
+        if rows == 8, columns == 32 {
+            let rowBytes = ldc &* 4
+            out.storeBytes(of: clamp(r0l), as: V.self); out.storeBytes(of: clamp(r0h), toByteOffset: 64, as: V.self)
+            var o = out + rowBytes
+            o.storeBytes(of: clamp(r1l), as: V.self); o.storeBytes(of: clamp(r1h), toByteOffset: 64, as: V.self); o += rowBytes
+            o.storeBytes(of: clamp(r2l), as: V.self); o.storeBytes(of: clamp(r2h), toByteOffset: 64, as: V.self); o += rowBytes
+            o.storeBytes(of: clamp(r3l), as: V.self); o.storeBytes(of: clamp(r3h), toByteOffset: 64, as: V.self); o += rowBytes
+            o.storeBytes(of: clamp(r4l), as: V.self); o.storeBytes(of: clamp(r4h), toByteOffset: 64, as: V.self); o += rowBytes
+            o.storeBytes(of: clamp(r5l), as: V.self); o.storeBytes(of: clamp(r5h), toByteOffset: 64, as: V.self); o += rowBytes
+            o.storeBytes(of: clamp(r6l), as: V.self); o.storeBytes(of: clamp(r6h), toByteOffset: 64, as: V.self); o += rowBytes
+            o.storeBytes(of: clamp(r7l), as: V.self); o.storeBytes(of: clamp(r7h), toByteOffset: 64, as: V.self)
+            return
+        }
+        // Partial tile: each row through a 32-float stack buffer, then only the wanted columns.
+        withUnsafeTemporaryAllocation(of: Float.self, capacity: 32) { tmp in
+            let t = UnsafeMutableRawPointer(tmp.baseAddress!)
+            for r in 0..<rows {
+                let (l, h): (V, V)
+                switch r {
+                case 0: (l, h) = (r0l, r0h)
+                case 1: (l, h) = (r1l, r1h)
+                case 2: (l, h) = (r2l, r2h)
+                case 3: (l, h) = (r3l, r3h)
+                case 4: (l, h) = (r4l, r4h)
+                case 5: (l, h) = (r5l, r5h)
+                case 6: (l, h) = (r6l, r6h)
+                default: (l, h) = (r7l, r7h)
+                }
+                t.storeBytes(of: clamp(l), as: V.self)
+                t.storeBytes(of: clamp(h), toByteOffset: 64, as: V.self)
+                (c + r &* ldc).update(from: tmp.baseAddress!, count: columns)
+            }
+        }
+    }
+}
