@@ -9,7 +9,8 @@ struct BlazeBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "blaze-bench",
         abstract: "Times BlazeKit's models on this machine.",
-        subcommands: [ModelsBenchmark.self, PipelineBenchmark.self, LiveStreamBenchmark.self, CropBenchmark.self])
+        subcommands: [ModelsBenchmark.self, PipelineBenchmark.self, LiveStreamBenchmark.self, CropBenchmark.self,
+                      KernelBenchmark.self])
 }
 
 struct ModelsBenchmark: ParsableCommand {

@@ -9,7 +9,7 @@ enum GEMMTile6x16 {
     /// the same contract as `GEMMTile8x32.run` with a 16-wide panel.
     static func run(a: UnsafePointer<Float>, lda: Int, rows: Int, panel: UnsafePointer<Float>,
                     indices: UnsafePointer<Int32>, depth: Int, bias: UnsafePointer<Float>,
-                    c: UnsafeMutablePointer<Float>, ldc: Int, columns: Int, lo: Float, hi: Float) {
+                    c: UnsafeMutablePointer<Float>, ldc: Int, columns: Int, bounds: UnsafePointer<Float>) {
         typealias V = SIMD8<Float>
         let last = rows &- 1
         let x0 = a, x1 = a + min(1, last) &* lda, x2 = a + min(2, last) &* lda
@@ -30,29 +30,24 @@ enum GEMMTile6x16 {
             v = V(repeating: x5[k]); acc50 = acc50.addingProduct(v, w0); acc51 = acc51.addingProduct(v, w1)
             w += 64
         }
-        let lower = V(repeating: lo), upper = V(repeating: hi)
-        let dst = UnsafeMutableRawPointer(c)
-        let full = rows == 6 && columns == 16
-        withUnsafeTemporaryAllocation(of: Float.self, capacity: 16) { row in
-            let staging = UnsafeMutableRawPointer(row.baseAddress!)
+        // The accumulators go to a stack tile first: keeping them in registers through a per-row
+        // switch made LLVM spill three of them inside the loop above.
+        withUnsafeTemporaryAllocation(of: V.self, capacity: 12) { tile in
+            let t = tile.baseAddress!
+            t[0] = acc00; t[1] = acc01; t[2] = acc10; t[3] = acc11; t[4] = acc20; t[5] = acc21
+            t[6] = acc30; t[7] = acc31; t[8] = acc40; t[9] = acc41; t[10] = acc50; t[11] = acc51
+            let lower = V(repeating: bounds[0]), upper = V(repeating: bounds[1])
             for r in 0..<rows {
-                let (lane0, lane1): (V, V)
-                switch r {
-                case 0: (lane0, lane1) = (acc00, acc01)
-                case 1: (lane0, lane1) = (acc10, acc11)
-                case 2: (lane0, lane1) = (acc20, acc21)
-                case 3: (lane0, lane1) = (acc30, acc31)
-                case 4: (lane0, lane1) = (acc40, acc41)
-                default: (lane0, lane1) = (acc50, acc51)
-                }
-                let y0 = clampLanes(lane0, lower, upper), y1 = clampLanes(lane1, lower, upper)
-                if full {
-                    dst.storeBytes(of: y0, toByteOffset: r &* ldc &* 4, as: V.self)
-                    dst.storeBytes(of: y1, toByteOffset: (r &* ldc &+ 8) &* 4, as: V.self)
+                let y0 = clampLanes(t[2 &* r], lower, upper), y1 = clampLanes(t[2 &* r &+ 1], lower, upper)
+                let dst = UnsafeMutableRawPointer(c + r &* ldc)
+                if columns == 16 {
+                    dst.storeBytes(of: y0, as: V.self)
+                    dst.storeBytes(of: y1, toByteOffset: 32, as: V.self)
                 } else {
-                    staging.storeBytes(of: y0, as: V.self)
-                    staging.storeBytes(of: y1, toByteOffset: 32, as: V.self)
-                    (c + r &* ldc).update(from: row.baseAddress!, count: columns)
+                    // Partial panel: a whole vector where 8 columns remain, then lane by lane.
+                    var j = 0, v = y0
+                    if columns >= 8 { dst.storeBytes(of: y0, as: V.self); j = 8; v = y1 }
+                    while j < columns { dst.storeBytes(of: v[j & 7], toByteOffset: j &* 4, as: Float.self); j &+= 1 }
                 }
             }
         }

@@ -121,6 +121,10 @@ public enum PackedGEMM {
         let tileRows = tile.rows, width = tile.columns
         // A block of rows is reused from L1 across every panel.
         let block = tileRows * 8
+        withUnsafeTemporaryAllocation(of: Float.self, capacity: 2) { b in
+        b[0] = clamp.min
+        b[1] = clamp.max
+        let bounds = UnsafePointer(b.baseAddress!)
         var start = rows.lowerBound
         while start < rows.upperBound {
             let end = min(rows.upperBound, start + block)
@@ -137,15 +141,16 @@ public enum PackedGEMM {
                     switch tile {
                     case .avx512x8x32:
                         GEMMTile8x32.run(a: ar, lda: lda, rows: n, panel: panel, indices: idx, depth: live, bias: bias,
-                                         c: cr, ldc: ldc, columns: columns, lo: clamp.min, hi: clamp.max)
+                                         c: cr, ldc: ldc, columns: columns, bounds: bounds)
                     case .fma6x16:
                         GEMMTile6x16.run(a: ar, lda: lda, rows: n, panel: panel, indices: idx, depth: live, bias: bias,
-                                         c: cr, ldc: ldc, columns: columns, lo: clamp.min, hi: clamp.max)
+                                         c: cr, ldc: ldc, columns: columns, bounds: bounds)
                     }
                     r += n
                 }
             }
             start = end
+        }
         }
     }
 }

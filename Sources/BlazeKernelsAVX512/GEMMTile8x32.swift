@@ -17,10 +17,12 @@ public enum GEMMTile8x32 {
     ///   - indices: `depth` column indices into each row of `a`, ascending.
     ///   - bias: 32 floats.
     ///   - c: row 0 of the output; only `rows × columns` values are written.
+    ///   - bounds: the clamp's lower and upper bound. Passed in memory, not as `Float` arguments,
+    ///     which would hold two vector registers through the loop (the 6×16 tile then spills).
     @inline(never)
     public static func run(a: UnsafePointer<Float>, lda: Int, rows: Int, panel: UnsafePointer<Float>,
                            indices: UnsafePointer<Int32>, depth: Int, bias: UnsafePointer<Float>,
-                           c: UnsafeMutablePointer<Float>, ldc: Int, columns: Int, lo: Float, hi: Float) {
+                           c: UnsafeMutablePointer<Float>, ldc: Int, columns: Int, bounds: UnsafePointer<Float>) {
         typealias V = SIMD16<Float>
         // Rows past the end re-read the last row; their results are not stored.
         let last = rows &- 1
@@ -45,7 +47,7 @@ public enum GEMMTile8x32 {
             s = V(repeating: a7[k]); r7l = r7l.addingProduct(s, wl); r7h = r7h.addingProduct(s, wh)
             p += 128
         }
-        let vlo = V(repeating: lo), vhi = V(repeating: hi)
+        let vlo = V(repeating: bounds[0]), vhi = V(repeating: bounds[1])
         @inline(__always) func clamp(_ v: V) -> V {
             let x = v.replacing(with: vlo, where: v .< vlo)
             return x.replacing(with: vhi, where: x .> vhi)
@@ -64,25 +66,26 @@ public enum GEMMTile8x32 {
             o.storeBytes(of: clamp(r7l), as: V.self); o.storeBytes(of: clamp(r7h), toByteOffset: 64, as: V.self)
             return
         }
-        // Partial tile: each row through a 32-float stack buffer, then only the wanted columns.
-        withUnsafeTemporaryAllocation(of: Float.self, capacity: 32) { tmp in
-            let t = UnsafeMutableRawPointer(tmp.baseAddress!)
-            for r in 0..<rows {
-                let (l, h): (V, V)
-                switch r {
-                case 0: (l, h) = (r0l, r0h)
-                case 1: (l, h) = (r1l, r1h)
-                case 2: (l, h) = (r2l, r2h)
-                case 3: (l, h) = (r3l, r3h)
-                case 4: (l, h) = (r4l, r4h)
-                case 5: (l, h) = (r5l, r5h)
-                case 6: (l, h) = (r6l, r6h)
-                default: (l, h) = (r7l, r7h)
-                }
-                t.storeBytes(of: clamp(l), as: V.self)
-                t.storeBytes(of: clamp(h), toByteOffset: 64, as: V.self)
-                (c + r &* ldc).update(from: tmp.baseAddress!, count: columns)
+        // Partial tile: whole vectors while 16 columns remain, then 8, then lane by lane.
+        for r in 0..<rows {
+            let (l, h): (V, V)
+            switch r {
+            case 0: (l, h) = (r0l, r0h)
+            case 1: (l, h) = (r1l, r1h)
+            case 2: (l, h) = (r2l, r2h)
+            case 3: (l, h) = (r3l, r3h)
+            case 4: (l, h) = (r4l, r4h)
+            case 5: (l, h) = (r5l, r5h)
+            case 6: (l, h) = (r6l, r6h)
+            default: (l, h) = (r7l, r7h)
             }
+            let dst = out + r &* ldc &* 4
+            let offset = columns >= 16 ? 16 : 0       // the column of lane 0 of `v`
+            if offset == 16 { dst.storeBytes(of: clamp(l), as: V.self) }
+            let v = offset == 16 ? clamp(h) : clamp(l)
+            var j = offset
+            if columns &- j >= 8 { dst.storeBytes(of: v.lowHalf, toByteOffset: j &* 4, as: SIMD8<Float>.self); j &+= 8 }
+            while j < columns { dst.storeBytes(of: v[j &- offset], toByteOffset: j &* 4, as: Float.self); j &+= 1 }
         }
     }
 }
