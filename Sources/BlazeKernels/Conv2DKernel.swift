@@ -116,19 +116,47 @@ public enum Conv2DKernel {
                        clamp: clamp)
     }
 
-    /// General convolution through im2col and ``PackedGEMM``; same workspace contract as
+    /// General convolution through ``PackedGEMM``; same workspace contract as
     /// ``im2colGEMM(input:weights:bias:output:window:inChannels:outChannels:clamp:pixels:pixelBlock:workspace:)``.
+    /// Runs of pixels whose window lies inside the image are read in place through the weights'
+    /// input offsets (packed with this `window`); the others go through an im2col copy.
     public static func im2colPacked(input: UnsafePointer<Float>, weights: PackedGEMMWeights, output: UnsafeMutablePointer<Float>,
                                     window: SpatialWindow, inChannels: Int, clamp: ClampBounds,
                                     pixels: Range<Int>, pixelBlock: Int, workspace: UnsafeMutablePointer<Float>) {
         let k = window.kernelHeight * window.kernelWidth * inChannels
-        var start = pixels.lowerBound
-        while start < pixels.upperBound {
-            let end = min(pixels.upperBound, start + pixelBlock)
-            gatherReceptiveFields(input: input, window: window, inChannels: inChannels, pixels: start..<end, into: workspace)
-            PackedGEMM.run(a: workspace, lda: k, rows: 0..<(end - start), weights: weights,
-                           c: output + start * weights.outputs, ldc: weights.outputs, clamp: clamp)
-            start = end
+        let ow = window.outputWidth
+        let interior = window.interiorColumns
+        func copied(_ range: Range<Int>) {
+            var start = range.lowerBound
+            while start < range.upperBound {
+                let end = min(range.upperBound, start + pixelBlock)
+                gatherReceptiveFields(input: input, window: window, inChannels: inChannels, pixels: start..<end, into: workspace)
+                PackedGEMM.run(a: workspace, lda: k, rows: 0..<(end - start), weights: weights,
+                               c: output + start * weights.outputs, ldc: weights.outputs, clamp: clamp)
+                start = end
+            }
+        }
+        guard weights.inputOffsets != nil, !interior.isEmpty else { return copied(pixels) }
+        var p = pixels.lowerBound
+        while p < pixels.upperBound {
+            let y = p / ow
+            let rowEnd = min(pixels.upperBound, (y + 1) * ow)
+            let x0 = p - y * ow, x1 = rowEnd - y * ow
+            let direct = max(x0, interior.lowerBound)..<min(x1, interior.upperBound)
+            guard window.kernelRows(forOutputRow: y) == 0..<window.kernelHeight, !direct.isEmpty else {
+                copied(p..<rowEnd)
+                p = rowEnd
+                continue
+            }
+            if x0 < direct.lowerBound { copied(p..<(y * ow + direct.lowerBound)) }
+            // `a` at the first tap of pixel (y, direct.lowerBound); successive pixels are stride·C apart.
+            let iy = y * window.strideHeight - window.padTop
+            let ix = direct.lowerBound * window.strideWidth - window.padLeft
+            PackedGEMM.run(a: input + (iy * window.inputWidth + ix) * inChannels, lda: window.strideWidth * inChannels,
+                           rows: 0..<direct.count, weights: weights, c: output + (y * ow + direct.lowerBound) * weights.outputs,
+                           ldc: weights.outputs, clamp: clamp, imageOffsets: true)
+            if direct.upperBound < x1 { copied((y * ow + direct.upperBound)..<rowEnd) }
+            p = rowEnd
         }
     }
 

@@ -65,9 +65,17 @@ public final class PackedGEMMWeights: @unchecked Sendable {
     let indices: UnsafeMutablePointer<Int32>
     /// Panel `p` owns live entries `panelStart[p] ..< panelStart[p + 1]`.
     let panelStart: UnsafeMutablePointer<Int>
+    /// For each live entry, where its value sits relative to a pixel's first tap in the input
+    /// image (see ``init(weights:bias:outputs:depth:tile:window:inChannels:)``); nil for 1×1.
+    let inputOffsets: UnsafeMutablePointer<Int32>?
     let bias: UnsafeMutablePointer<Float>
 
-    public init(weights: UnsafePointer<Float>, bias: UnsafePointer<Float>, outputs: Int, depth: Int, tile: GEMMTile) {
+    /// Packs `weights` (`[outputs, depth]`). With `window` (a k×k convolution over `inChannels`
+    /// channels, `depth` = KH·KW·C) it also records, for each live entry `(ky, kx, c)`, its offset
+    /// `(ky·dh·W + kx·dw)·C + c` in the input image, so that output pixels whose whole window is in
+    /// bounds read the image directly instead of an im2col copy.
+    public init(weights: UnsafePointer<Float>, bias: UnsafePointer<Float>, outputs: Int, depth: Int, tile: GEMMTile,
+                window: SpatialWindow? = nil, inChannels: Int = 0) {
         precondition(outputs >= 1 && depth >= 1 && depth <= Int(Int32.max))
         self.tile = tile
         self.outputs = outputs
@@ -100,6 +108,18 @@ public final class PackedGEMMWeights: @unchecked Sendable {
         self.bias.initialize(repeating: 0, count: panelCount * width)
         self.bias.update(from: bias, count: outputs)
         liveFraction = Double(live.count) / Double(panelCount * depth)
+        if let w = window, w.kernelHeight * w.kernelWidth * inChannels == depth,
+           w.inputHeight * w.inputWidth * inChannels < Int(Int32.max) {
+            let offsets = UnsafeMutablePointer<Int32>.allocate(capacity: max(live.count, 1))
+            offsets.initialize(repeating: 0, count: max(live.count, 1))
+            for (e, k) in live.enumerated() {
+                let k = Int(k), c = k % inChannels, kx = (k / inChannels) % w.kernelWidth, ky = k / (inChannels * w.kernelWidth)
+                offsets[e] = Int32((ky * w.dilationHeight * w.inputWidth + kx * w.dilationWidth) * inChannels + c)
+            }
+            inputOffsets = offsets
+        } else {
+            inputOffsets = nil
+        }
     }
 
     deinit {
@@ -107,6 +127,7 @@ public final class PackedGEMMWeights: @unchecked Sendable {
         indices.deallocate()
         panelStart.deallocate()
         bias.deallocate()
+        inputOffsets?.deallocate()
     }
 }
 
@@ -115,8 +136,12 @@ public final class PackedGEMMWeights: @unchecked Sendable {
 /// for the convolutions (`blaze-bench gemm` compares the two on the Blaze shapes).
 public enum PackedGEMM {
     /// Rows `rows` of `A` (row `m` at `a + m·lda`) into rows `rows` of `C` (row `m` at `c + m·ldc`).
+    ///
+    /// With `imageOffsets`, element `k` of row `m` is read at `a + m·lda + offset(k)` (the weights'
+    /// input offsets; `a` then points at the first tap of row 0's window, `lda` = stride·C).
     public static func run(a: UnsafePointer<Float>, lda: Int, rows: Range<Int>, weights: PackedGEMMWeights,
-                           c: UnsafeMutablePointer<Float>, ldc: Int, clamp: ClampBounds) {
+                           c: UnsafeMutablePointer<Float>, ldc: Int, clamp: ClampBounds, imageOffsets: Bool = false) {
+        precondition(!imageOffsets || weights.inputOffsets != nil, "weights packed without a window")
         let tile = weights.tile
         let tileRows = tile.rows, width = tile.columns
         // A block of rows is reused from L1 across every panel.
@@ -131,7 +156,7 @@ public enum PackedGEMM {
             for p in 0..<weights.panelCount {
                 let first = weights.panelStart[p], live = weights.panelStart[p + 1] - first
                 let panel = weights.values + first * width
-                let idx = weights.indices + first
+                let idx = (imageOffsets ? weights.inputOffsets! : weights.indices) + first
                 let bias = weights.bias + p * width
                 let columns = min(width, weights.outputs - p * width)
                 var r = start

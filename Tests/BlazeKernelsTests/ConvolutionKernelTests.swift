@@ -84,7 +84,7 @@ struct DepthwiseCase: CustomStringConvertible, Sendable {
             expectClose(direct, expected, rtol: 1e-5, atol: 1e-5, "directFewOutputs \(c) \(clamp)")
             for tile in GEMMTile.allCases where tile.isSupported {
                 let packed = PackedGEMMWeights(weights: weights, bias: bias, outputs: c.cout,
-                                               depth: c.k.0 * c.k.1 * c.cin, tile: tile)
+                                               depth: c.k.0 * c.k.1 * c.cin, tile: tile, window: win, inChannels: c.cin)
                 var viaTile = [Float](repeating: .nan, count: n)
                 if win.isPointwise {
                     for r in [0..<(pixels / 3), (pixels / 3)..<pixels] {

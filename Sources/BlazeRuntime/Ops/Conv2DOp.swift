@@ -23,7 +23,8 @@ enum Conv2DOp: OpPlanner {
         if outC <= Step.directOutputChannelLimit, !window.isPointwise {
             s.variant = .directFewOutputs
         } else if let tile = b.gemmTile {
-            let packed = PackedGEMMWeights(weights: s.weights, bias: s.bias, outputs: outC, depth: ws[1] * ws[2] * x.c, tile: tile)
+            let packed = PackedGEMMWeights(weights: s.weights, bias: s.bias, outputs: outC, depth: ws[1] * ws[2] * x.c, tile: tile,
+                                           window: window.isPointwise ? nil : window, inChannels: x.c)
             if window.isPointwise {
                 s.variant = .packed1x1(packed)
             } else {
