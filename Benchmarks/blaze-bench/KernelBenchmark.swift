@@ -44,22 +44,22 @@ struct KernelBenchmark: ParsableCommand {
 
     private func gemm(m: Int, n: Int, k: Int) {
         var rng = SystemRandomNumberGenerator()
-        let a = (0..<(m * k)).map { _ in Float.random(in: -1...1, using: &rng) }
+        let a = AlignedFloats((0..<(m * k)).map { _ in Float.random(in: -1...1, using: &rng) })
         let w = (0..<(n * k)).map { _ in Float.random(in: -1...1, using: &rng) }
         let bias = (0..<n).map { _ in Float.random(in: -1...1, using: &rng) }
-        var c = [Float](repeating: 0, count: m * n)
+        let c = AlignedFloats([Float](repeating: 0, count: m * n))
         let flops = 2.0 * Double(m * n * k)
         var line = "gemm M=\(m) N=\(n) K=\(k):"
         openblas_set_num_threads(1)
         let blas = time {
-            Conv2DKernel.gemm1x1(input: a, weights: w, bias: bias, output: &c, pixels: 0..<m, inChannels: k, outChannels: n,
+            Conv2DKernel.gemm1x1(input: a.pointer, weights: w, bias: bias, output: c.pointer, pixels: 0..<m, inChannels: k, outChannels: n,
                                  clamp: ClampBounds(min: 0, max: 6))
         }
         line += "  blas \(fmt(flops / blas.median / 1e9))"
         for tile in GEMMTile.allCases where tile.isSupported {
             let packed = PackedGEMMWeights(weights: w, bias: bias, outputs: n, depth: k, tile: tile)
             let t = time {
-                Conv2DKernel.packed1x1(input: a, weights: packed, output: &c, pixels: 0..<m, clamp: ClampBounds(min: 0, max: 6))
+                Conv2DKernel.packed1x1(input: a.pointer, weights: packed, output: c.pointer, pixels: 0..<m, clamp: ClampBounds(min: 0, max: 6))
             }
             line += "  \(tile.rawValue) \(fmt(flops / t.median / 1e9))"
         }
@@ -71,19 +71,31 @@ struct KernelBenchmark: ParsableCommand {
         let window = SpatialWindow(inputHeight: size, inputWidth: size, kernelHeight: kernel, kernelWidth: kernel,
                                    strideHeight: stride, strideWidth: stride, padTop: stride == 1 ? pad : 0,
                                    padLeft: stride == 1 ? pad : 0, padBottom: pad, padRight: pad)
-        let input = (0..<(size * size * channels)).map { _ in Float.random(in: -1...1) }
+        // 64-byte aligned, as the session's arena is.
+        let input = AlignedFloats((0..<(size * size * channels)).map { _ in Float.random(in: -1...1) })
         let weights = (0..<(kernel * kernel * channels)).map { _ in Float.random(in: -1...1) }
         let bias = [Float](repeating: 0.1, count: channels)
-        var out = [Float](repeating: 0, count: window.outputHeight * window.outputWidth * channels)
+        let out = AlignedFloats([Float](repeating: 0, count: window.outputHeight * window.outputWidth * channels))
         let flops = 2.0 * Double(window.outputHeight * window.outputWidth * channels * kernel * kernel)
         var line = "depthwise \(size)x\(size)x\(channels) k\(kernel) s\(stride):"
         for wide in CPUFeatures.hasAVX512 ? [false, true] : [false] {
             let t = time {
-                DepthwiseConv2DKernel.direct(input: input, weights: weights, bias: bias, output: &out, window: window,
+                DepthwiseConv2DKernel.direct(input: input.pointer, weights: weights, bias: bias, output: out.pointer, window: window,
                                              channels: channels, clamp: .none, rows: 0..<window.outputHeight, wide: wide)
             }
             line += "  \(wide ? "avx512-16" : "simd8") \(fmt(flops / t.median / 1e9)) (best \(fmt(flops / t.best / 1e9)))"
         }
         print(line)
     }
+}
+
+/// A 64-byte aligned copy of some floats, freed with the object.
+final class AlignedFloats {
+    let pointer: UnsafeMutablePointer<Float>
+    init(_ values: [Float]) {
+        pointer = UnsafeMutableRawPointer.allocate(byteCount: max(values.count, 1) * 4, alignment: 64)
+            .bindMemory(to: Float.self, capacity: max(values.count, 1))
+        pointer.initialize(from: values, count: values.count)
+    }
+    deinit { pointer.deallocate() }
 }

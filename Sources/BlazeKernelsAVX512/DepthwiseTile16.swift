@@ -1,5 +1,5 @@
 /// The AVX-512 interior run of the depthwise convolution: one block of 16 channels along one output
-/// row, where every tap is in bounds, four output pixels per pass sharing each weight load. The same
+/// row, where every tap is in bounds, eight output pixels per pass sharing each weight load. The same
 /// arithmetic as the 8-channel run in `BlazeKernels.DepthwiseConv2DKernel` (bias, then one fused
 /// multiply-add per tap in kernel order, then the clamp), so both give identical bits per lane.
 public enum DepthwiseTile16 {
@@ -44,20 +44,28 @@ public enum DepthwiseTile16 {
             var x = 0
             var ip = input
             var op = output
-            let x1 = xStep, x2 = xStep &* 2, x3 = xStep &* 3
-            while x &+ 4 <= pixels {
-                var s0 = bias, s1 = bias, s2 = bias, s3 = bias
+            // Eight output pixels per pass: eight independent accumulator chains keep both FMA
+            // pipes busy (four left the kernel waiting on FMA latency).
+            let x1 = xStep, x2 = xStep &* 2, x3 = xStep &* 3, x4 = xStep &* 4
+            let x5 = xStep &* 5, x6 = xStep &* 6, x7 = xStep &* 7
+            while x &+ 8 <= pixels {
+                var s0 = bias, s1 = bias, s2 = bias, s3 = bias, s4 = bias, s5 = bias, s6 = bias, s7 = bias
                 var ky = kernelRows.lowerBound
                 var rp = ip + ky &* rowStep
                 var wp = weights + ky &* weightRow
                 while ky < kernelRows.upperBound {
+                    var tp = rp
                     for kx in 0..<kw {
                         let wv = load(wp, kx &* weightTap)
-                        let t = kx &* tapStep
-                        s0 = s0.addingProduct(load(rp, t), wv)
-                        s1 = s1.addingProduct(load(rp, t &+ x1), wv)
-                        s2 = s2.addingProduct(load(rp, t &+ x2), wv)
-                        s3 = s3.addingProduct(load(rp, t &+ x3), wv)
+                        s0 = s0.addingProduct(load(tp, 0), wv)
+                        s1 = s1.addingProduct(load(tp, x1), wv)
+                        s2 = s2.addingProduct(load(tp, x2), wv)
+                        s3 = s3.addingProduct(load(tp, x3), wv)
+                        s4 = s4.addingProduct(load(tp, x4), wv)
+                        s5 = s5.addingProduct(load(tp, x5), wv)
+                        s6 = s6.addingProduct(load(tp, x6), wv)
+                        s7 = s7.addingProduct(load(tp, x7), wv)
+                        tp += tapStep
                     }
                     rp += rowStep
                     wp += weightRow
@@ -67,9 +75,13 @@ public enum DepthwiseTile16 {
                 op.storeBytes(of: clamp(s1), toByteOffset: outStep, as: V.self)
                 op.storeBytes(of: clamp(s2), toByteOffset: outStep &* 2, as: V.self)
                 op.storeBytes(of: clamp(s3), toByteOffset: outStep &* 3, as: V.self)
-                x &+= 4
-                ip += xStep &* 4
-                op += outStep &* 4
+                op.storeBytes(of: clamp(s4), toByteOffset: outStep &* 4, as: V.self)
+                op.storeBytes(of: clamp(s5), toByteOffset: outStep &* 5, as: V.self)
+                op.storeBytes(of: clamp(s6), toByteOffset: outStep &* 6, as: V.self)
+                op.storeBytes(of: clamp(s7), toByteOffset: outStep &* 7, as: V.self)
+                x &+= 8
+                ip += xStep &* 8
+                op += outStep &* 8
             }
             while x < pixels {
                 var s0 = bias
