@@ -28,11 +28,23 @@ struct ModelsBenchmark: ParsableCommand {
     @Flag(help: "Print one JSON object per model per line.") var json = false
     @Flag(help: "Print time per op kind and the slowest nodes of each model.") var perLayer = false
     @Option(help: "With --per-layer, how many of the slowest nodes to list.") var topNodes = 8
+    @Option(help: "Convolution GEMM: automatic, blas, or a packed tile (avx512-8x32, fma-6x16).") var gemm = "automatic"
+
+    var convolutionGEMM: ConvolutionGEMM? {
+        switch gemm {
+        case "automatic": return .automatic
+        case "blas": return .blas
+        default: return GEMMTile(rawValue: gemm).map { .packed($0) }
+        }
+    }
 
     func validate() throws {
         guard (1...64).contains(threads) else { throw ValidationError("--threads expected 1...64, found \(threads)") }
         guard runs >= 1 else { throw ValidationError("--runs expected at least 1, found \(runs)") }
         guard warmup >= 0 else { throw ValidationError("--warmup expected at least 0, found \(warmup)") }
+        guard convolutionGEMM != nil else {
+            throw ValidationError("--gemm expected automatic, blas, \(GEMMTile.allCases.map(\.rawValue).joined(separator: ", ")), found \(gemm)")
+        }
         let known = Set(BuiltinModel.allCases.map(\.rawValue))
         for m in onlyModels where !known.contains(m) {
             throw ValidationError("--model expected one of \(known.sorted().joined(separator: ", ")), found \(m)")
@@ -43,12 +55,13 @@ struct ModelsBenchmark: ParsableCommand {
         if !json {
             print(MachineDescription.current)
             print("# BLAS kernels: \(BLASKernelSelection.upgradeIfBeneficial())")
+            print("# convolution GEMM: \(gemm) (best tile here: \(GEMMTile.best?.rawValue ?? "none, BLAS"))")
         }
         let models = BuiltinModel.allCases.filter { onlyModels.isEmpty || onlyModels.contains($0.rawValue) }
         for m in models {
             let file = try modelsDir.map { try ModelFile(path: URL(fileURLWithPath: $0).appendingPathComponent(m.fileName).path) }
                 ?? m.load()
-            let session = try InferenceSession(model: file, options: RuntimeOptions(threadCount: threads))
+            let session = try InferenceSession(model: file, options: RuntimeOptions(threadCount: threads, convolutionGEMM: convolutionGEMM!))
             let range = file.metadata.input.valueRange
             var state: UInt32 = 0x9E37_79B9
             for i in session.input.indices {
