@@ -11,8 +11,9 @@ public enum GEMMTile: String, Sendable, CaseIterable {
     /// 6 × 16 in `SIMD8<Float>` accumulators; needs a build with FMA codegen (`BLAZEKIT_FMA`).
     case fma6x16 = "fma-6x16"
 
-    public var rows: Int { self == .avx512x8x32 ? GEMMTile8x32.rows : GEMMTile6x16.rows }
-    public var columns: Int { self == .avx512x8x32 ? GEMMTile8x32.columns : GEMMTile6x16.columns }
+    // Not read from BlazeKernelsAVX512: nothing of that module may run before the CPU check.
+    public var rows: Int { self == .avx512x8x32 ? 8 : GEMMTile6x16.rows }
+    public var columns: Int { self == .avx512x8x32 ? 32 : GEMMTile6x16.columns }
 
     /// Whether this CPU and this build can run the tile.
     public var isSupported: Bool {

@@ -3,8 +3,6 @@
 /// arithmetic as the 8-channel run in `BlazeKernels.DepthwiseConv2DKernel` (bias, then one fused
 /// multiply-add per tap in kernel order, then the clamp), so both give identical bits per lane.
 public enum DepthwiseTile16 {
-    public static let channels = 16
-
     /// Geometry in bytes: `xStep` between successive output pixels' first taps, `tapStep` between
     /// taps of a kernel row, `rowStep` between kernel rows; `weightTap`/`weightRow` likewise in the
     /// `[KH, KW, C]` weights; `outStep` between output pixels. `input` points at the first tap of

@@ -4,10 +4,10 @@
 /// This module is compiled for `skylake-avx512` (see Package.swift) and must only run on a CPU that
 /// reports AVX-512 F/BW/DQ/VL; `BlazeKernels.PackedGEMM` checks that once and calls in here. It
 /// holds no globals, so nothing in it runs before such a call.
+///
+/// The tile's size (8 × 32) is restated in `BlazeKernels.GEMMTile` rather than exported from here:
+/// every symbol of this module, even a constant's accessor, is code built for AVX-512.
 public enum GEMMTile8x32 {
-    public static let rows = 8
-    public static let columns = 32
-
     /// `c[r, j] = clamp(bias[j] + Σ_i a[r, idx[i]] · panel[i, j])` for `r < rows`, `j < columns`.
     ///
     /// - Parameters:
