@@ -134,7 +134,7 @@ public final class PackedGEMMWeights: @unchecked Sendable {
 
 /// `C[m, n] = clamp(bias[n] + Σ_k A[m, k] · B[n, k])` on a ``PackedGEMMWeights``, with the bias
 /// add and the activation clamp done in registers. The hand-written alternative to `cblas_sgemm`
-/// for the convolutions (`blaze-bench gemm` compares the two on the Blaze shapes).
+/// for the convolutions (`blaze-bench kernels` compares the two on the Blaze shapes).
 public enum PackedGEMM {
     /// Rows `rows` of `A` (row `m` at `a + m·lda`) into rows `rows` of `C` (row `m` at `c + m·ldc`).
     ///
