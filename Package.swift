@@ -27,6 +27,7 @@ let package = Package(
         .library(name: "BlazeKit", targets: ["BlazeKit"]),
         .library(name: "BlazeMLKit", targets: ["BlazeMLKit"]),
         .library(name: "BlazeVision", targets: ["BlazeVision"]),
+        .library(name: "BlazeVideo", targets: ["BlazeVideo"]),
         .library(name: "BlazeRuntime", targets: ["BlazeRuntime"]),
         .library(name: "BlazeModelFormat", targets: ["BlazeModelFormat"]),
         .executable(name: "blaze", targets: ["blaze"]),
@@ -41,6 +42,10 @@ let package = Package(
         // MARK: - System libraries
         .systemLibrary(name: "CBLAS", pkgConfig: "openblas", providers: [.apt(["libopenblas-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(name: "CJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
+        // FFmpeg's demuxers, decoders, encoders and scaler; only BlazeVideo (and so the CLI) links them.
+        .systemLibrary(name: "CFFmpeg", pkgConfig: "libavformat",
+                       providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev"])]),
 
         // MARK: - Engine
         // The only module shared by the converter and the runtime.
@@ -55,8 +60,11 @@ let package = Package(
         // The built-in converted models, found as package resources.
         .target(name: "BlazeModels", path: "Models", exclude: ["README.md", "NOTICE"],
                 sources: ["BuiltinModels.swift"], resources: [.copy("bkm")]),
-        // Images: PNG via libpng, raw pixel buffers, orientation, OpenCV-exact bilinear warps.
-        .target(name: "BlazeImage", dependencies: ["CPNG"], exclude: ["README.md"], swiftSettings: vectorCodegen),
+        // Images: PNG via libpng, JPEG via libjpeg-turbo, EXIF orientation, raw pixel buffers, OpenCV-exact warps.
+        .target(name: "BlazeImage", dependencies: ["CPNG", "CJPEG"], exclude: ["README.md"], swiftSettings: vectorCodegen),
+        // Video files in (demux, decode, display-matrix rotation, presentation times) and out (annotated
+        // clips), through FFmpeg's libraries. Its own target, so a program linking only BlazeKit needs no FFmpeg.
+        .target(name: "BlazeVideo", dependencies: ["CFFmpeg", "BlazeImage"], exclude: ["README.md"], swiftSettings: vectorCodegen),
         // Pipeline stages as value types: anchors, decoding, NMS, ROI math, crops, landmark decoding.
         .target(name: "BlazeStages", dependencies: ["BlazeRuntime", "BlazeImage"], exclude: ["README.md"]),
         // Video and live stream without the networks: next-frame ROIs, association, smoothing filters.
@@ -80,7 +88,7 @@ let package = Package(
                                          .product(name: "ArgumentParser", package: "swift-argument-parser")],
                           path: "Tools/blaze-convert"),
         .executableTarget(name: "blaze",
-                          dependencies: ["BlazeKit", "BlazeVision", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+                          dependencies: ["BlazeKit", "BlazeVision", "BlazeVideo", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(name: "blaze-bench",
                           dependencies: ["BlazeKit", "BlazeRuntime", "BlazeKernels", "CBLAS",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser")],
@@ -93,6 +101,7 @@ let package = Package(
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "BlazeConverterTests", dependencies: ["BlazeConverter", "BlazeModelFormat"]),
         .testTarget(name: "BlazeImageTests", dependencies: ["BlazeImage"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "BlazeVideoTests", dependencies: ["BlazeVideo", "BlazeImage"]),
         .testTarget(name: "BlazeStagesTests", dependencies: ["BlazeStages", "BlazeImage"]),
         .testTarget(name: "BlazeTrackingTests", dependencies: ["BlazeTracking", "BlazeStages"]),
         .testTarget(name: "BlazeKitTests", dependencies: ["BlazeKit"], resources: [.copy("Fixtures")]),

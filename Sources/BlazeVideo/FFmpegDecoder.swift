@@ -1,0 +1,288 @@
+import BlazeImage
+import CFFmpeg
+
+/// What a video file says about its main video stream, read from the container before decoding.
+public struct VideoInfo: Sendable, Equatable {
+    /// The frame size as displayed, after ``rotationDegrees``.
+    public var width: Int
+    public var height: Int
+    /// The frame size as stored in the stream.
+    public var codedWidth: Int
+    public var codedHeight: Int
+    /// Clockwise rotation (0, 90, 180 or 270) that the stream's display matrix asks for; the reader applies it.
+    public var rotationDegrees: Int
+    /// The average frame rate the container announces (frames per second), or nil when it gives none.
+    public var frameRate: Double?
+    /// The number of frames the container announces, or nil when it does not say (e.g. Matroska).
+    public var frameCount: Int?
+    /// The stream's duration in seconds, when known.
+    public var durationSeconds: Double?
+    /// The codec's short name (`h264`, `hevc`, `vp9`, …).
+    public var codecName: String
+    /// The stream's time base, as numerator and denominator: presentation timestamps count in these units.
+    public var timeBaseNumerator: Int32
+    public var timeBaseDenominator: Int32
+}
+
+/// One decoded frame.
+public struct VideoFrame: Sendable {
+    /// The upright RGB frame (display-matrix rotation applied).
+    public var image: Image
+    /// The frame's presentation time in milliseconds from the stream's start, rounded.
+    public var timestampMs: Int
+    /// The presentation timestamp in the stream's time base (``VideoInfo/timeBaseNumerator``…), from the
+    /// stream's start.
+    public var presentationTimestamp: Int64
+    /// The frame's position in presentation order, from 0, counting every frame the decoder delivered.
+    public var index: Int
+}
+
+/// Demuxes and decodes one video stream with libavformat/libavcodec and converts frames to RGB with
+/// libswscale. Not thread-safe: ``VideoFileReader`` hands it to its decoding thread, the only one that
+/// touches it afterwards.
+final class FFmpegDecoder: @unchecked Sendable {
+    let path: String
+    private(set) var info = VideoInfo(width: 0, height: 0, codedWidth: 0, codedHeight: 0, rotationDegrees: 0, frameRate: nil,
+                                      frameCount: nil, durationSeconds: nil, codecName: "", timeBaseNumerator: 1,
+                                      timeBaseDenominator: 1)
+    private var format: UnsafeMutablePointer<AVFormatContext>?
+    private var codec: UnsafeMutablePointer<AVCodecContext>?
+    private var packet: UnsafeMutablePointer<AVPacket>?
+    private var frame: UnsafeMutablePointer<AVFrame>?
+    private var scaler: OpaquePointer?
+    private var streamIndex: Int32 = -1
+    private var timeBase = AVRational(num: 1, den: 1)
+    private var startTime: Int64 = 0
+    private var draining = false
+    private var finished = false
+    /// The first damage seen; thrown once the frames decoded before it have been delivered.
+    private var pendingError: VideoError?
+    private var delivered = 0
+    private var lastPacketOffset: Int64?
+    private var lastTimestamp: Int64?
+    private var nominalFrameDuration: Int64 = 1
+
+    init(path: String, decodeThreads: Int) throws {
+        self.path = path
+        var context: UnsafeMutablePointer<AVFormatContext>? = nil
+        let opened = avformat_open_input(&context, path, nil, nil)
+        guard opened == 0, let context else { throw VideoError.openFailed(path: path, reason: ffmpegMessage(opened)) }
+        format = context
+        do {
+            let found = avformat_find_stream_info(context, nil)
+            guard found >= 0 else { throw VideoError.openFailed(path: path, reason: ffmpegMessage(found)) }
+            let best = av_find_best_stream(context, AVMEDIA_TYPE_VIDEO, -1, -1, nil, 0)
+            guard best >= 0, let stream = context.pointee.streams[Int(best)] else {
+                throw VideoError.noVideoStream(path: path, streams: FFmpegDecoder.streamList(context))
+            }
+            streamIndex = best
+            let parameters = stream.pointee.codecpar!
+            let codedWidth = Int(parameters.pointee.width), codedHeight = Int(parameters.pointee.height)
+            guard isSupportedFrameSize(codedWidth, codedHeight) else {
+                throw VideoError.invalidFrameSize(path: path, width: codedWidth, height: codedHeight)
+            }
+            let codecName = String(cString: avcodec_get_name(parameters.pointee.codec_id))
+            guard let decoder = avcodec_find_decoder(parameters.pointee.codec_id) else {
+                throw VideoError.unsupportedCodec(path: path, codec: codecName)
+            }
+            guard let codecContext = avcodec_alloc_context3(decoder) else {
+                throw VideoError.openFailed(path: path, reason: "out of memory allocating the decoder")
+            }
+            codec = codecContext
+            guard avcodec_parameters_to_context(codecContext, parameters) >= 0 else {
+                throw VideoError.openFailed(path: path, reason: "invalid codec parameters for \(codecName)")
+            }
+            codecContext.pointee.thread_count = Int32(max(0, decodeThreads))
+            codecContext.pointee.pkt_timebase = stream.pointee.time_base
+            let openedCodec = avcodec_open2(codecContext, decoder, nil)
+            guard openedCodec >= 0 else { throw VideoError.openFailed(path: path, reason: ffmpegMessage(openedCodec)) }
+            packet = av_packet_alloc()
+            frame = av_frame_alloc()
+            guard packet != nil, frame != nil else { throw VideoError.openFailed(path: path, reason: "out of memory") }
+
+            timeBase = stream.pointee.time_base
+            startTime = stream.pointee.start_time == blaze_av_nopts_value() ? 0 : stream.pointee.start_time
+            let rotation = FFmpegDecoder.rotationDegrees(stream)
+            let rate = stream.pointee.avg_frame_rate.num > 0 && stream.pointee.avg_frame_rate.den > 0
+                ? stream.pointee.avg_frame_rate : stream.pointee.r_frame_rate
+            let frameRate = rate.num > 0 && rate.den > 0 ? Double(rate.num) / Double(rate.den) : nil
+            let duration = stream.pointee.duration != blaze_av_nopts_value() && timeBase.den > 0
+                ? Double(stream.pointee.duration) * Double(timeBase.num) / Double(timeBase.den) : nil
+            let swaps = rotation % 180 != 0
+            info = VideoInfo(width: swaps ? codedHeight : codedWidth, height: swaps ? codedWidth : codedHeight,
+                             codedWidth: codedWidth, codedHeight: codedHeight, rotationDegrees: rotation,
+                             frameRate: frameRate, frameCount: stream.pointee.nb_frames > 0 ? Int(stream.pointee.nb_frames) : nil,
+                             durationSeconds: duration, codecName: codecName,
+                             timeBaseNumerator: timeBase.num, timeBaseDenominator: timeBase.den)
+            // One nominal frame in time-base units, for frames that come without any timestamp.
+            if rate.num > 0, rate.den > 0, timeBase.num > 0 {
+                nominalFrameDuration = max(1, av_rescale_q(1, AVRational(num: rate.den, den: rate.num), timeBase))
+            }
+        } catch {
+            release()
+            throw error
+        }
+    }
+
+    deinit { release() }
+
+    private func release() {
+        if scaler != nil { sws_freeContext(scaler); scaler = nil }
+        if frame != nil { av_frame_free(&frame) }
+        if packet != nil { av_packet_free(&packet) }
+        if codec != nil { avcodec_free_context(&codec) }
+        if format != nil { avformat_close_input(&format) }
+    }
+
+    /// The next frame in presentation order, nil at the end; throws ``VideoError/damaged(path:framesDecoded:byteOffset:reason:)``
+    /// or ``VideoError/truncated(path:framesDecoded:framesExpected:byteOffset:)`` once, after every frame
+    /// decoded before the damage has been returned.
+    func next() throws -> VideoFrame? {
+        guard !finished, let codec, let frame, let packet, let format else { return nil }
+        while true {
+            let received = avcodec_receive_frame(codec, frame)
+            if received == 0 {
+                defer { av_frame_unref(frame) }
+                if pendingError == nil, frame.pointee.decode_error_flags != 0 || frame.pointee.flags & AV_FRAME_FLAG_CORRUPT != 0 {
+                    pendingError = .damaged(path: path, framesDecoded: delivered, byteOffset: lastPacketOffset,
+                                            reason: "frame \(delivered) decoded with errors")
+                }
+                if pendingError != nil { continue }   // drain without delivering anything after the damage
+                return try convert(frame)
+            }
+            if received == blaze_averror_eof() {
+                finished = true
+                if let pendingError { throw pendingError }
+                if let expected = info.frameCount, delivered < expected, !isContainerEdited {
+                    throw VideoError.truncated(path: path, framesDecoded: delivered, framesExpected: expected,
+                                               byteOffset: lastPacketOffset)
+                }
+                return nil
+            }
+            if received != blaze_averror(EAGAIN) {
+                if pendingError == nil {
+                    pendingError = .damaged(path: path, framesDecoded: delivered, byteOffset: lastPacketOffset,
+                                            reason: ffmpegMessage(received))
+                }
+                finished = true
+                throw pendingError!
+            }
+            if draining {   // EAGAIN after the flush packet cannot happen; be safe
+                finished = true
+                if let pendingError { throw pendingError }
+                return nil
+            }
+            let read = av_read_frame(format, packet)
+            if read < 0 {
+                if read != blaze_averror_eof() {
+                    pendingError = .damaged(path: path, framesDecoded: delivered, byteOffset: currentOffset(format),
+                                            reason: "reading the container failed: \(ffmpegMessage(read))")
+                }
+                startDraining(codec)
+                continue
+            }
+            defer { av_packet_unref(packet) }
+            guard packet.pointee.stream_index == streamIndex else { continue }
+            if packet.pointee.pos >= 0 { lastPacketOffset = packet.pointee.pos }
+            if packet.pointee.flags & AV_PKT_FLAG_CORRUPT != 0 {
+                pendingError = .damaged(path: path, framesDecoded: delivered, byteOffset: lastPacketOffset,
+                                        reason: "the container marks this packet as corrupt (cut short?)")
+                startDraining(codec)
+                continue
+            }
+            let sent = avcodec_send_packet(codec, packet)
+            if sent < 0, sent != blaze_averror(EAGAIN) {
+                pendingError = .damaged(path: path, framesDecoded: delivered, byteOffset: lastPacketOffset,
+                                        reason: ffmpegMessage(sent))
+                startDraining(codec)
+            }
+        }
+    }
+
+    /// Whether the container trims frames (an MP4 edit list), so that fewer frames than announced is normal.
+    private var isContainerEdited: Bool { false }
+
+    private func startDraining(_ codec: UnsafeMutablePointer<AVCodecContext>) {
+        draining = true
+        _ = avcodec_send_packet(codec, nil)
+    }
+
+    private func currentOffset(_ format: UnsafeMutablePointer<AVFormatContext>) -> Int64? {
+        guard let pb = format.pointee.pb else { return lastPacketOffset }
+        return avio_tell(pb)
+    }
+
+    /// Converts the decoded frame to upright RGB and stamps it.
+    private func convert(_ frame: UnsafeMutablePointer<AVFrame>) throws -> VideoFrame {
+        let w = Int(frame.pointee.width), h = Int(frame.pointee.height)
+        guard isSupportedFrameSize(w, h) else {
+            pendingError = .damaged(path: path, framesDecoded: delivered, byteOffset: lastPacketOffset,
+                                    reason: "frame size changed to \(w)×\(h), beyond the caps")
+            finished = true
+            throw pendingError!
+        }
+        scaler = sws_getCachedContext(scaler, Int32(w), Int32(h), AVPixelFormat(frame.pointee.format),
+                                      Int32(w), Int32(h), AV_PIX_FMT_RGB24, SWS_BICUBIC, nil, nil, nil)
+        guard let scaler else {
+            finished = true
+            throw VideoError.damaged(path: path, framesDecoded: delivered, byteOffset: lastPacketOffset,
+                                     reason: "no conversion from pixel format \(frame.pointee.format) to RGB")
+        }
+        let rgb = [UInt8](unsafeUninitializedCapacity: w * h * 3) { buffer, initialized in
+            var destination: [UnsafeMutablePointer<UInt8>?] = [buffer.baseAddress, nil, nil, nil]
+            var stride: [Int32] = [Int32(w * 3), 0, 0, 0]
+            withUnsafePointer(to: &frame.pointee.data) { data in
+                data.withMemoryRebound(to: UnsafePointer<UInt8>?.self, capacity: 8) { planes in
+                    withUnsafePointer(to: &frame.pointee.linesize) { sizes in
+                        sizes.withMemoryRebound(to: Int32.self, capacity: 8) { strides in
+                            _ = sws_scale(scaler, planes, strides, 0, Int32(h), &destination, &stride)
+                        }
+                    }
+                }
+            }
+            initialized = w * h * 3
+        }
+        var image = try Image(rgb: rgb, width: w, height: h)
+        if info.rotationDegrees != 0 {
+            image.orientation = FFmpegDecoder.orientation(forClockwiseDegrees: info.rotationDegrees)
+            image = try image.oriented()
+        }
+        var pts = frame.pointee.best_effort_timestamp
+        if pts == blaze_av_nopts_value() { pts = frame.pointee.pts }
+        if pts == blaze_av_nopts_value() {
+            pts = (lastTimestamp.map { $0 + nominalFrameDuration } ?? startTime)
+        }
+        lastTimestamp = pts
+        let relative = pts - startTime
+        let ms = av_rescale_q(relative, timeBase, AVRational(num: 1, den: 1000))
+        defer { delivered += 1 }
+        return VideoFrame(image: image, timestampMs: Int(ms), presentationTimestamp: relative, index: delivered)
+    }
+
+    /// The clockwise display rotation from the stream's display matrix, as a multiple of 90 in 0..<360.
+    static func rotationDegrees(_ stream: UnsafeMutablePointer<AVStream>) -> Int {
+        guard let data = av_stream_get_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, nil) else { return 0 }
+        let counterClockwise = data.withMemoryRebound(to: Int32.self, capacity: 9) { av_display_rotation_get($0) }
+        guard counterClockwise.isFinite else { return 0 }
+        let clockwise = Int((-counterClockwise / 90).rounded()) * 90
+        return ((clockwise % 360) + 360) % 360
+    }
+
+    /// The `UIImage`-style orientation whose `oriented()` turns stored pixels clockwise by `degrees`.
+    static func orientation(forClockwiseDegrees degrees: Int) -> ImageOrientation {
+        switch degrees {
+        case 90: return .right
+        case 180: return .down
+        case 270: return .left
+        default: return .up
+        }
+    }
+
+    private static func streamList(_ context: UnsafeMutablePointer<AVFormatContext>) -> String {
+        (0..<Int(context.pointee.nb_streams)).compactMap { i -> String? in
+            guard let stream = context.pointee.streams[i], let parameters = stream.pointee.codecpar else { return nil }
+            let type = av_get_media_type_string(parameters.pointee.codec_type).map { String(cString: $0) } ?? "unknown"
+            return "\(type) \(String(cString: avcodec_get_name(parameters.pointee.codec_id)))"
+        }.joined(separator: ", ")
+    }
+}

@@ -1,0 +1,196 @@
+import BlazeImage
+import Foundation
+
+/// Reads a video file's frames in presentation order as upright RGB ``BlazeImage/Image``s with their
+/// presentation times in milliseconds: the input of a landmarker's VIDEO mode.
+///
+/// ```swift
+/// let reader = try VideoFileReader(path: "clip.mp4")
+/// while let frame = try reader.nextFrame() {
+///     let result = try landmarker.detect(videoFrame: frame.image, timestampInMilliseconds: frame.timestampMs)
+/// }
+/// ```
+///
+/// - Timestamps are the stream's presentation times from its first frame, so variable frame rates come
+///   through as they are. By default a frame whose millisecond timestamp would not increase (duplicate
+///   or out-of-order presentation times) is skipped and reported to ``Options/onSkippedFrame``; the
+///   timestamps a reader returns are then strictly increasing, as VIDEO mode requires.
+/// - The display matrix of phone clips (portrait video stored sideways) is applied: frames come out as
+///   a player shows them, and ``info`` gives both sizes.
+/// - Frames are decoded ahead on a thread of the reader's own (``Options/prefetch`` frames), so decoding
+///   overlaps with what the caller does with the previous frame.
+/// - Damaged or truncated data: every frame decoded before the damage is returned first, then
+///   ``nextFrame()`` throws ``VideoError/damaged(path:framesDecoded:byteOffset:reason:)`` or
+///   ``VideoError/truncated(path:framesDecoded:framesExpected:byteOffset:)`` once, then returns nil.
+/// - The frame size is checked against BlazeImage's caps before any frame buffer is allocated.
+///
+/// Pixels are converted from the codec's format with libswscale's defaults (BT.601, limited range,
+/// bicubic flags), which is what OpenCV's `VideoCapture` does; frames therefore match OpenCV-decoded ones.
+///
+/// A reader is for one thread at a time.
+public final class VideoFileReader {
+    /// Reading options.
+    public struct Options {
+        /// Frames decoded ahead of the caller (1…64). 0 decodes on the caller's thread.
+        public var prefetch: Int = 2
+        /// libavcodec decoding threads; 0 lets FFmpeg choose.
+        public var decodeThreads: Int = 0
+        /// Skip frames whose millisecond timestamp does not increase (true), or return every frame (false).
+        public var skipNonIncreasingTimestamps = true
+        /// Called for each skipped frame, on the thread that calls ``VideoFileReader/nextFrame()``.
+        public var onSkippedFrame: ((SkippedFrame) -> Void)?
+
+        public init() {}
+    }
+
+    /// A frame that was not returned because its timestamp did not increase.
+    public struct SkippedFrame: Sendable, Equatable, CustomStringConvertible {
+        public var index: Int
+        public var timestampMs: Int
+        public var previousTimestampMs: Int
+
+        public var description: String {
+            "frame \(index) skipped: its timestamp \(timestampMs) ms does not increase on the previous frame's \(previousTimestampMs) ms"
+        }
+    }
+
+    /// The file's path.
+    public let path: String
+    /// What the container says about the video stream.
+    public let info: VideoInfo
+    private let options: Options
+    private let source: FrameSource
+    private var gate = TimestampGate()
+
+    /// Opens `path` and reads its stream headers.
+    ///
+    /// - Throws: ``VideoError/openFailed(path:reason:)`` (not a container FFmpeg knows, unreadable),
+    ///   ``VideoError/noVideoStream(path:streams:)``, ``VideoError/unsupportedCodec(path:codec:)``,
+    ///   ``VideoError/invalidFrameSize(path:width:height:)``, ``VideoError/invalidOption(option:expected:actual:)``.
+    public init(path: String, options: Options = Options()) throws {
+        guard (0...64).contains(options.prefetch) else {
+            throw VideoError.invalidOption(option: "prefetch", expected: "0...64", actual: "\(options.prefetch)")
+        }
+        guard (0...64).contains(options.decodeThreads) else {
+            throw VideoError.invalidOption(option: "decodeThreads", expected: "0...64", actual: "\(options.decodeThreads)")
+        }
+        let decoder = try FFmpegDecoder(path: path, decodeThreads: options.decodeThreads)
+        self.path = path
+        info = decoder.info
+        self.options = options
+        source = options.prefetch > 0 ? PrefetchingSource(decoder: decoder, depth: options.prefetch) : DirectSource(decoder: decoder)
+    }
+
+    deinit { source.stop() }
+
+    /// The next frame, or nil after the last one. Throws once at damaged or truncated data, after every
+    /// frame decoded before it has been returned.
+    public func nextFrame() throws -> VideoFrame? {
+        while let frame = try source.next() {
+            guard options.skipNonIncreasingTimestamps else { return frame }
+            if let previous = gate.admit(frame.timestampMs) {
+                options.onSkippedFrame?(SkippedFrame(index: frame.index, timestampMs: frame.timestampMs, previousTimestampMs: previous))
+                continue
+            }
+            return frame
+        }
+        return nil
+    }
+}
+
+/// Strictly increasing timestamps: `admit` returns nil for a timestamp after the last admitted one, or the
+/// last admitted one (which the rejected timestamp does not exceed).
+public struct TimestampGate: Sendable {
+    private var last: Int?
+
+    public init() {}
+
+    public mutating func admit(_ timestamp: Int) -> Int? {
+        if let last, timestamp <= last { return last }
+        last = timestamp
+        return nil
+    }
+}
+
+/// Where ``VideoFileReader`` gets decoded frames: straight from the decoder, or from a decoding thread.
+protocol FrameSource: AnyObject {
+    func next() throws -> VideoFrame?
+    func stop()
+}
+
+final class DirectSource: FrameSource {
+    private let decoder: FFmpegDecoder
+    init(decoder: FFmpegDecoder) { self.decoder = decoder }
+    func next() throws -> VideoFrame? { try decoder.next() }
+    func stop() {}
+}
+
+/// Decodes on a thread of its own into a queue of at most `depth` frames. The decoder is touched only by
+/// that thread; the queue and flags only under `condition`.
+final class PrefetchingSource: FrameSource, @unchecked Sendable {
+    private let condition = NSCondition()
+    private var queue: [Result<VideoFrame?, Error>] = []
+    private var head = 0
+    private var stopping = false
+    private var running = true
+    private let depth: Int
+    private var ended = false
+
+    init(decoder: FFmpegDecoder, depth: Int) {
+        self.depth = depth
+        let thread = Thread { [self] in self.decodeLoop(decoder) }
+        thread.name = "BlazeVideo.decode"
+        thread.start()
+    }
+
+    private func decodeLoop(_ decoder: FFmpegDecoder) {
+        while true {
+            condition.lock()
+            while !stopping && queue.count - head >= depth { condition.wait() }
+            let stop = stopping
+            condition.unlock()
+            if stop { break }
+            let item: Result<VideoFrame?, Error>
+            do { item = .success(try decoder.next()) } catch { item = .failure(error) }
+            condition.lock()
+            queue.append(item)
+            condition.broadcast()
+            condition.unlock()
+            if case .success(nil) = item { break }
+            if case .failure = item {
+                // Errors are thrown once; what follows is the end.
+                condition.lock()
+                queue.append(.success(nil))
+                condition.broadcast()
+                condition.unlock()
+                break
+            }
+        }
+        condition.lock()
+        running = false
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    func next() throws -> VideoFrame? {
+        condition.lock()
+        defer { condition.unlock() }
+        if ended { return nil }
+        while queue.count == head { condition.wait() }
+        let item = queue[head]
+        head += 1
+        if head > 16, head * 2 > queue.count { queue.removeFirst(head); head = 0 }
+        condition.broadcast()
+        if case .success(nil) = item { ended = true }
+        return try item.get()
+    }
+
+    /// Stops the decoding thread and waits for it, so the decoder is released on return.
+    func stop() {
+        condition.lock()
+        stopping = true
+        condition.broadcast()
+        while running { condition.wait() }
+        condition.unlock()
+    }
+}

@@ -1,0 +1,235 @@
+import BlazeImage
+@testable import BlazeVideo
+import Foundation
+import Testing
+
+/// A frame with a left half and a right half of different colours and a square that moves with `t`, so
+/// rotation, order and timing are all visible in the pixels.
+func testFrame(width: Int, height: Int, t: Int) throws -> Image {
+    var rgb = [UInt8](repeating: 0, count: width * height * 3)
+    let square = max(2, min(width, height) / 4)
+    let sx = (t * 3) % max(1, width - square), sy = (t * 2) % max(1, height - square)
+    for y in 0..<height {
+        for x in 0..<width {
+            let i = (y * width + x) * 3
+            let inSquare = x >= sx && x < sx + square && y >= sy && y < sy + square
+            if inSquare {
+                rgb[i] = 250; rgb[i + 1] = 250; rgb[i + 2] = 250
+            } else if x < width / 2 {
+                rgb[i] = 200; rgb[i + 1] = 40; rgb[i + 2] = 40
+            } else {
+                rgb[i] = 30; rgb[i + 1] = 60; rgb[i + 2] = 210
+            }
+        }
+    }
+    return try Image(rgb: rgb, width: width, height: height)
+}
+
+func temporaryPath(_ name: String) -> String {
+    FileManager.default.temporaryDirectory.appendingPathComponent("blazevideo-\(UInt32.random(in: 0...UInt32.max))-\(name)").path
+}
+
+/// Writes a clip and returns its path.
+func writeClip(_ name: String, width: Int, height: Int, timestampsMs: [Int], rotation: Int = 0) throws -> String {
+    let path = temporaryPath(name)
+    let writer = try VideoFileWriter(path: path, width: width, height: height, frameRate: 25, rotationDegrees: rotation)
+    for (t, ms) in timestampsMs.enumerated() { try writer.write(try testFrame(width: width, height: height, t: t), timestampMs: ms) }
+    try writer.finish()
+    return path
+}
+
+/// All frames of a file, plus the error that ended the read if any.
+func readAll(_ path: String, options: VideoFileReader.Options = .init()) -> (frames: [VideoFrame], error: Error?) {
+    var frames: [VideoFrame] = []
+    do {
+        let reader = try VideoFileReader(path: path, options: options)
+        while let frame = try reader.nextFrame() { frames.append(frame) }
+        #expect(try reader.nextFrame() == nil, "a finished reader stays finished")
+        return (frames, nil)
+    } catch {
+        return (frames, error)
+    }
+}
+
+func meanAbsoluteDifference(_ a: Image, _ b: Image) -> Double {
+    precondition(a.pixels.count == b.pixels.count)
+    var sum = 0
+    for i in a.pixels.indices { sum += abs(Int(a.pixels[i]) - Int(b.pixels[i])) }
+    return Double(sum) / Double(a.pixels.count)
+}
+
+@Suite struct VideoFileTests {
+    @Test func roundTripKeepsFramesSizeAndVariableTimestamps() throws {
+        let stamps = [0, 33, 70, 100, 141, 180, 215, 260, 300, 333, 371, 400]
+        let path = try writeClip("vfr.mp4", width: 64, height: 48, timestampsMs: stamps)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let reader = try VideoFileReader(path: path)
+        #expect(reader.info.width == 64 && reader.info.height == 48 && reader.info.rotationDegrees == 0)
+        #expect(reader.info.codecName == "h264" || reader.info.codecName == "mpeg4")
+        #expect(reader.info.frameCount == stamps.count)
+        let (frames, error) = readAll(path)
+        #expect(error == nil)
+        #expect(frames.map(\.timestampMs) == stamps)
+        #expect(frames.map(\.index) == Array(0..<stamps.count))
+        for (t, frame) in frames.enumerated() {
+            let expected = try testFrame(width: 64, height: 48, t: t)
+            #expect(meanAbsoluteDifference(frame.image, expected) < 6, "frame \(t) differs too much from what was written")
+        }
+    }
+
+    @Test func displayMatrixRotationIsApplied() throws {
+        // Stored landscape 64×48 with a red left half; a 90° clockwise display rotation shows it as a
+        // 48×64 portrait frame with the red half on top.
+        let path = try writeClip("rot90.mp4", width: 64, height: 48, timestampsMs: [0, 40, 80], rotation: 90)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let reader = try VideoFileReader(path: path)
+        #expect(reader.info.rotationDegrees == 90)
+        #expect(reader.info.width == 48 && reader.info.height == 64)
+        #expect(reader.info.codedWidth == 64 && reader.info.codedHeight == 48)
+        let (frames, error) = readAll(path)
+        #expect(error == nil && frames.count == 3)
+        for (t, frame) in frames.enumerated() {
+            var stored = try testFrame(width: 64, height: 48, t: t)
+            stored.orientation = .right
+            #expect(frame.image.width == 48 && frame.image.height == 64)
+            #expect(meanAbsoluteDifference(frame.image, try stored.oriented()) < 6, "frame \(t)")
+        }
+        for rotation in [180, 270] {
+            let other = try writeClip("rot\(rotation).mp4", width: 32, height: 16, timestampsMs: [0, 40], rotation: rotation)
+            defer { try? FileManager.default.removeItem(atPath: other) }
+            let info = try VideoFileReader(path: other).info
+            #expect(info.rotationDegrees == rotation)
+            #expect((info.width, info.height) == (rotation == 180 ? (32, 16) : (16, 32)))
+        }
+    }
+
+    @Test func oddFrameSizesRoundTrip() throws {
+        let path = try writeClip("odd.mp4", width: 63, height: 47, timestampsMs: [0, 40, 80, 120])
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let (frames, error) = readAll(path)
+        #expect(error == nil && frames.count == 4)
+        #expect(frames.allSatisfy { $0.image.width == 63 && $0.image.height == 47 })
+    }
+
+    @Test func nonIncreasingMillisecondTimestampsAreSkippedAndReported() throws {
+        // 90 kHz timestamps 0, 30 (0.33 ms, rounds to 0 ms), 3600 (40 ms), 7200 (80 ms).
+        let path = temporaryPath("dup.mp4")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let writer = try VideoFileWriter(path: path, width: 32, height: 32, frameRate: 25)
+        for (t, pts) in [Int64(0), 30, 3600, 7200].enumerated() {
+            try writer.write(try testFrame(width: 32, height: 32, t: t), presentationTimestamp: pts)
+        }
+        try writer.finish()
+        let skipped = SkippedFrames()
+        var options = VideoFileReader.Options()
+        options.onSkippedFrame = { skipped.items.append($0) }
+        let (frames, error) = readAll(path, options: options)
+        #expect(error == nil)
+        #expect(frames.map(\.timestampMs) == [0, 40, 80])
+        #expect(frames.map(\.index) == [0, 2, 3])
+        #expect(skipped.items == [VideoFileReader.SkippedFrame(index: 1, timestampMs: 0, previousTimestampMs: 0)])
+        #expect(skipped.items.first?.description.contains("frame 1") == true)
+        var all = VideoFileReader.Options()
+        all.skipNonIncreasingTimestamps = false
+        #expect(readAll(path, options: all).frames.map(\.timestampMs) == [0, 0, 40, 80])
+    }
+
+    @Test func prefetchingAndDirectDecodingGiveTheSameFrames() throws {
+        let path = try writeClip("prefetch.mp4", width: 48, height: 32, timestampsMs: Array(stride(from: 0, to: 800, by: 40)))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var direct = VideoFileReader.Options()
+        direct.prefetch = 0
+        let a = readAll(path, options: direct), b = readAll(path)
+        #expect(a.error == nil && b.error == nil && a.frames.count == 20)
+        #expect(a.frames.map(\.image) == b.frames.map(\.image))
+        // A reader dropped half-way stops its decoding thread cleanly.
+        let reader = try VideoFileReader(path: path)
+        _ = try reader.nextFrame()
+    }
+
+    @Test func emptyTextAndNonVideoFilesAreRefusedWithTheirPath() throws {
+        let empty = temporaryPath("empty.mp4"), text = temporaryPath("notes.txt")
+        try Data().write(to: URL(fileURLWithPath: empty))
+        try Data("just some text, not a video\n".utf8).write(to: URL(fileURLWithPath: text))
+        defer { try? FileManager.default.removeItem(atPath: empty); try? FileManager.default.removeItem(atPath: text) }
+        for path in [empty, text, "/nonexistent/clip.mp4"] {
+            do {
+                _ = try VideoFileReader(path: path)
+                Issue.record("opened \(path)")
+            } catch let error as VideoError {
+                #expect("\(error)".contains(path))
+            }
+        }
+    }
+
+    @Test func writerRejectsBadArguments() throws {
+        #expect(throws: VideoError.self) { try VideoFileWriter(path: temporaryPath("a.mp4"), width: 0, height: 10, frameRate: 25) }
+        #expect(throws: VideoError.self) { try VideoFileWriter(path: temporaryPath("a.mp4"), width: 10, height: 10, frameRate: 0) }
+        #expect(throws: VideoError.self) { try VideoFileWriter(path: temporaryPath("a.mp4"), width: 10, height: 10, frameRate: 25, rotationDegrees: 45) }
+        let path = temporaryPath("b.mp4")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let writer = try VideoFileWriter(path: path, width: 16, height: 16, frameRate: 25)
+        #expect(throws: VideoError.self) { try writer.write(try testFrame(width: 8, height: 8, t: 0), timestampMs: 0) }
+        try writer.write(try testFrame(width: 16, height: 16, t: 0), timestampMs: 40)
+        #expect(throws: VideoError.self) { try writer.write(try testFrame(width: 16, height: 16, t: 1), timestampMs: 40) }
+        try writer.finish()
+    }
+}
+
+/// Collects skipped-frame reports (called on the reading thread only).
+final class SkippedFrames: @unchecked Sendable {
+    var items: [VideoFileReader.SkippedFrame] = []
+}
+
+@Suite struct DamagedVideoTests {
+    /// Every cut of a small clip and seeded byte flips: no crash or hang, the frames that come out
+    /// before the damage equal the intact decode's, and a damaged file ends in an error naming it.
+    @Test func cutsAndFlipsLoseNothingBeforeTheDamage() throws {
+        let stamps = Array(stride(from: 0, to: 12 * 40, by: 40))
+        let path = try writeClip("intact.mp4", width: 32, height: 24, timestampsMs: stamps)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let intact = readAll(path)
+        #expect(intact.error == nil && intact.frames.count == stamps.count)
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        let damaged = temporaryPath("damaged.mp4")
+        defer { try? FileManager.default.removeItem(atPath: damaged) }
+
+        func check(_ data: [UInt8], _ label: String, cut: Bool) throws {
+            try Data(data).write(to: URL(fileURLWithPath: damaged))
+            let (frames, error) = readAll(damaged)
+            #expect(frames.count <= stamps.count, "\(label)")
+            if let error { #expect("\(error)".contains(damaged), "\(label): \(error)") }
+            if cut {
+                // A cut file must not pass silently as a complete shorter video.
+                #expect(error != nil || frames.count == stamps.count, "\(label): \(frames.count) frames and no error")
+                for (k, frame) in frames.enumerated() {
+                    #expect(frame.timestampMs == stamps[k] && frame.image == intact.frames[k].image, "\(label) frame \(k)")
+                }
+            }
+        }
+        var cuts = Set(stride(from: 0, to: bytes.count, by: max(1, bytes.count / 97)))
+        cuts.formUnion((max(0, bytes.count - 64))..<bytes.count)
+        for cut in cuts.sorted() { try check(Array(bytes[0..<cut]), "cut at \(cut) of \(bytes.count)", cut: true) }
+        var generator = SplitMix64(seed: 11)
+        for trial in 0..<60 {
+            var copy = bytes
+            for _ in 0..<(1 + trial % 4) {
+                let i = Int(generator.next() % UInt64(copy.count))
+                copy[i] ^= UInt8(truncatingIfNeeded: generator.next() | 1)
+            }
+            try check(copy, "flip trial \(trial)", cut: false)
+        }
+    }
+}
+
+struct SplitMix64 {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
