@@ -7,7 +7,10 @@
 /// - `right`: rotate the stored pixels 90° **clockwise** to display upright (a portrait photo taken with
 ///   the phone's home button on the right is stored this way).
 /// - The `…Mirrored` cases additionally flip horizontally; MediaPipe rejects them
-///   (`MPPVisionTaskRunner.mm`), and so do ``Image/oriented()`` and the pipeline.
+///   (`MPPVisionTaskRunner.mm`), and so does the pipeline; ``Image/oriented()`` applies them.
+///
+/// JPEG files get their orientation from the EXIF Orientation tag (``init(exifValue:)``: 1 up,
+/// 2 upMirrored, 3 down, 4 downMirrored, 5 leftMirrored, 6 right, 7 rightMirrored, 8 left, as UIKit maps it).
 public enum ImageOrientation: String, Sendable, Codable, CaseIterable {
     case up, down, left, right, upMirrored, downMirrored, leftMirrored, rightMirrored
 
@@ -49,6 +52,13 @@ public enum ImageError: Error, Equatable, CustomStringConvertible {
     case invalidSize(name: String, width: Int, height: Int)
     /// libpng could not decode the data; `reason` is libpng's message.
     case decodingFailed(name: String, reason: String)
+    /// libjpeg-turbo (TurboJPEG) could not decode the data, or reported a warning such as a truncated
+    /// stream (warnings are errors here); `reason` is TurboJPEG's message.
+    case jpegDecodingFailed(name: String, reason: String)
+    /// The data is neither PNG nor JPEG (recognized by their first bytes, not by the file name);
+    /// `looksLike` says what it appears to be (``SniffedFormat/description``), e.g. "an empty file",
+    /// "text", "a GIF image", "an MP4/MOV video (ftyp)".
+    case unrecognizedFormat(name: String, looksLike: String)
     /// libpng could not encode the image; `reason` is libpng's message.
     case encodingFailed(reason: String)
     /// The file could not be read or written.
@@ -65,6 +75,11 @@ public enum ImageError: Error, Equatable, CustomStringConvertible {
                 + "pixels per side and at most \(Image.maxPixelCount) pixels in total"
         case let .decodingFailed(name, reason):
             return "\(name): PNG decoding failed: \(reason)"
+        case let .jpegDecodingFailed(name, reason):
+            return "\(name): JPEG decoding failed: \(reason)"
+        case let .unrecognizedFormat(name, looksLike):
+            return "\(name): not a PNG or JPEG image (expected the bytes 89 50 4E 47 0D 0A 1A 0A or FF D8 FF "
+                + "at the start); the data looks like \(looksLike)"
         case let .encodingFailed(reason):
             return "PNG encoding failed: \(reason)"
         case let .fileAccessFailed(path, reason):
@@ -81,10 +96,11 @@ public enum ImageError: Error, Equatable, CustomStringConvertible {
 /// An 8-bit RGB image: `height` rows of `width` pixels, 3 interleaved bytes (R, G, B) per pixel,
 /// rows packed without padding, plus the orientation its pixels must be displayed in.
 ///
-/// Images come from PNG files (``init(contentsOfPNGFile:)``, decoded like MediaPipe's
-/// `mp.Image.create_from_file`), from raw buffers (``init(pixels:width:height:bytesPerRow:format:orientation:)``)
-/// or from an RGB array (``init(rgb:width:height:)``). Sizes are limited to ``maxDimension`` per side and
-/// ``maxPixelCount`` pixels.
+/// Images come from PNG or JPEG files recognized by their content (``init(contentsOfFile:)``,
+/// ``init(encodedData:name:)``; PNG decoded like MediaPipe's `mp.Image.create_from_file`, JPEG like
+/// Pillow and OpenCV with the EXIF orientation in ``orientation``), from raw buffers
+/// (``init(pixels:width:height:bytesPerRow:format:orientation:)``) or from an RGB array
+/// (``init(rgb:width:height:)``). Sizes are limited to ``maxDimension`` per side and ``maxPixelCount`` pixels.
 public struct Image: Sendable, Equatable {
     /// Largest accepted width or height.
     public static let maxDimension = 16384
