@@ -206,10 +206,11 @@ final class HandPipeline: @unchecked Sendable {
         lock.unlock()
     }
 
-    func process(_ image: Image, timestamp: Int, tracking: Bool) throws -> HandLandmarkerResult {
+    func process(_ input: Image, timestamp: Int, tracking: Bool) throws -> HandLandmarkerResult {
+        let image = try TaskOptionChecks.displayed(input)
         lock.lock()
         defer { lock.unlock() }
-        let rect = try DetectorInputRect.forOrientation(image.orientation, imageWidth: image.width, imageHeight: image.height)
+        let rect = NormalizedRect.fullImage
         let detect = { [self] () throws -> [NormalizedRect] in
             let detections = try detector.detect(in: image, rect: rect, minScore: options.minHandDetectionConfidence)
             return detector.regionsOfInterest(for: Array(detections.prefix(options.numHands)),

@@ -169,10 +169,11 @@ final class PosePipeline: @unchecked Sendable {
         lock.unlock()
     }
 
-    func process(_ image: Image, timestamp: Int, tracking: Bool) throws -> PoseLandmarkerResult {
+    func process(_ input: Image, timestamp: Int, tracking: Bool) throws -> PoseLandmarkerResult {
+        let image = try TaskOptionChecks.displayed(input)
         lock.lock()
         defer { lock.unlock() }
-        let rect = try DetectorInputRect.forOrientation(image.orientation, imageWidth: image.width, imageHeight: image.height)
+        let rect = NormalizedRect.fullImage
         let detect = { [self] () throws -> [NormalizedRect] in
             let detections = try detector.detect(in: image, rect: rect, minScore: options.minPoseDetectionConfidence)
             return detector.regionsOfInterest(for: Array(detections.prefix(options.numPoses)),

@@ -1,3 +1,4 @@
+import BlazeImage
 import BlazeConverter
 import BlazeModelFormat
 import Foundation
@@ -61,6 +62,15 @@ enum TaskOptionChecks {
         if runningMode != .liveStream, present {
             throw TaskError.invalidOption(name: name, expected: "nil in running mode .\(runningMode.rawValue)", actual: "a delegate")
         }
+    }
+
+    /// The image as displayed: pixels turned upright for `.down`, `.left` and `.right`, so results come out
+    /// normalized to the displayed image, as iOS reports them for a `UIImage` with that orientation.
+    /// Mirrored orientations throw ``TaskError/unsupportedOrientation(_:)``, as MediaPipe does.
+    static func displayed(_ image: Image) throws -> Image {
+        if image.orientation == .up { return image }
+        guard !image.orientation.isMirrored else { throw TaskError.unsupportedOrientation(image.orientation) }
+        return try image.oriented()
     }
 }
 
