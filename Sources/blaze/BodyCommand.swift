@@ -7,7 +7,7 @@ import Foundation
 struct BodyCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "body",
-        abstract: "Detect body poses in PNG photos with Apple Vision's conventions and print one JSON object per photo.",
+        abstract: "Detect body poses in photos with Apple Vision's conventions and print one JSON object per photo.",
         discussion: """
             Each line: {"image":NAME,"width":W,"height":H,"observations":[{"joints":{"nose":[x,y,confidence],…19}}]}: \
             VNDetectHumanBodyPoseRequest's 19 joints (neck and root are the shoulders' and hips' midpoints), x and y \
@@ -32,18 +32,23 @@ struct BodyCommand: ParsableCommand {
         request.threadCount = input.threads
         // Load the models once, up front, so a bad option is reported before any photo.
         _ = try makeTask { try VNImageRequestHandler(image: Image(rgb: [0, 0, 0], width: 1, height: 1)).perform([request]) }
-        try input.forEachImage { image, name, _, _ in
-            try VNImageRequestHandler(image: image).perform([request])
-            let upright = image.orientation == .up ? image : try image.oriented()
-            let observations = (request.bodyResults ?? []).map { observation in
-                var joints: [String: [Float]] = [:]
-                for joint in observation.availableJointNames {
-                    if let p = try? observation.recognizedPoint(joint) { joints["\(joint)"] = [Float(p.x), Float(p.y), p.confidence] }
+        let task = LandmarkTask<[BodyRecord.Observation]>(
+            detectPhoto: { image in
+                try VNImageRequestHandler(image: image).perform([request])
+                return (request.bodyResults ?? []).map { observation in
+                    var joints: [String: [Float]] = [:]
+                    for joint in observation.availableJointNames {
+                        if let p = try? observation.recognizedPoint(joint) { joints["\(joint)"] = [Float(p.x), Float(p.y), p.confidence] }
+                    }
+                    return BodyRecord.Observation(joints: joints)
                 }
-                return BodyRecord.Observation(joints: joints)
-            }
-            try JSONLines.write(BodyRecord(image: name, width: upright.width, height: upright.height, observations: observations))
-        }
+            },
+            makeVideoTracker: { throw CLIError.notForThisCommand(path: "video", reason: "blaze body takes photos; use blaze pose for videos") },
+            record: { BodyRecord(image: $1.image ?? $1.stem, width: $1.width, height: $1.height, observations: $0) },
+            overlay: nil,
+            sideFiles: nil,
+            detectorName: "pose detector")
+        try MediaRun(options: input, task: task).run()
     }
 }
 

@@ -6,14 +6,15 @@ import Foundation
 struct HandCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "hand",
-        abstract: "Detect hands in PNG photos and print one JSON object per photo.",
+        abstract: "Detect hands in photos and videos and print one JSON object per photo or video frame.",
         discussion: """
-            Each line: {"image":NAME,"width":W,"height":H,"hands":[{"handedness":{"categoryName":"Left"|"Right","score":s},\
-            "landmarks":[[x,y,z],…21],"worldLandmarks":[[x,y,z],…21]}]}, with MediaPipe Tasks' conventions. A photo that \
-            cannot be read gives {"image":NAME,"error":MESSAGE}; the others still run and the exit status is 1. \
-            With --video --fps F the inputs are one video's frames, tracked as MediaPipe's VIDEO mode does, and each \
-            line adds "timestampMs"; --raw WIDTHxHEIGHT reads RGB24 frames from standard input, e.g. \
-            ffmpeg -i clip.mp4 -f rawvideo -pix_fmt rgb24 - | blaze hand --raw 640x360 --video --fps 25.
+            Each photo gives a line {"image":NAME,"width":W,"height":H,"hands":[{"handedness":{"categoryName":"Left"|"Right",\
+            "score":s},"landmarks":[[x,y,z],…21],"worldLandmarks":[[x,y,z],…21]}]}, with MediaPipe Tasks' conventions \
+            (EXIF orientation applied). Each frame of a video file is tracked as MediaPipe's VIDEO mode does and gives \
+            {"video":NAME,"frame":"frame_00000","timestampMs":T,…}. An input that cannot be read gives \
+            {"image":NAME,"error":MESSAGE} (for a damaged video, after the lines of the frames before the damage); the \
+            others still run and the exit status is 1. With --video --fps F the inputs are one video's frames; \
+            --raw WIDTHxHEIGHT reads RGB24 frames from standard input. Batch: --output-dir, --resume, --inputs-from, --shard.
             """)
 
     @OptionGroup var input: InputOptions
@@ -24,7 +25,10 @@ struct HandCommand: ParsableCommand {
     @Option(help: "Minimum palm detector score.") var minDetectionConfidence: Float = 0.5
     @Option(help: "Minimum hand presence score.") var minPresenceConfidence: Float = 0.5
     @Option(help: "Minimum tracking IoU (video and live stream).") var minTrackingConfidence: Float = 0.5
-    @Option(help: "Write each photo with its hands drawn as <stem>.overlay.png into this directory.") var overlayDir: String?
+    @Option(help: "Write each photo (or video frame) with its hands drawn as <stem>.overlay.png into this directory.") var overlayDir: String?
+    @Option(help: ArgumentHelp("Write the input video with the hands drawn on every frame (H.264 MP4, the input's size, "
+                               + "frame rate and timestamps). Needs exactly one video file input.", valueName: "PATH"))
+    var overlayVideo: String?
 
     func run() throws {
         var options = HandLandmarkerOptions()
@@ -38,19 +42,21 @@ struct HandCommand: ParsableCommand {
         options.minHandDetectionConfidence = minDetectionConfidence
         options.minHandPresenceConfidence = minPresenceConfidence
         options.minTrackingConfidence = minTrackingConfidence
-        options.runningMode = input.video ? .video : .image
-        let landmarker = try makeTask { try HandLandmarker(options: options) }
-        if let dir = overlayDir { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) }
-        defer { input.reportTracking(landmarker.trackingStatistics, detector: "palm detector") }
-        try input.forEachImage { image, name, stem, timestamp in
-            let result = try timestamp.map { try landmarker.detect(videoFrame: image, timestampInMilliseconds: $0) }
-                ?? landmarker.detect(image: image)
-            try JSONLines.write(HandRecord(image: name, width: image.width, height: image.height, result: result,
-                                               timestampMs: timestamp))
-            if let dir = overlayDir {
-                try HandOverlay.draw(result, on: image).writePNG(to: URL(fileURLWithPath: dir).appendingPathComponent("\(stem).overlay.png").path)
-            }
-        }
+        let photos = try makeTask { try HandLandmarker(options: options) }
+        let task = LandmarkTask<HandLandmarkerResult>(
+            detectPhoto: { try photos.detect(image: $0) },
+            makeVideoTracker: {
+                var video = options
+                video.runningMode = .video
+                let landmarker = try HandLandmarker(options: video)
+                return VideoTracker(detect: { try landmarker.detect(videoFrame: $0, timestampInMilliseconds: $1) },
+                                    statistics: { landmarker.trackingStatistics })
+            },
+            record: { HandRecord(source: $1, result: $0) },
+            overlay: HandOverlay.draw,
+            sideFiles: nil,
+            detectorName: "palm detector")
+        try MediaRun(options: input, task: task, overlayDirectory: overlayDir, overlayVideo: overlayVideo).run()
     }
 }
 
@@ -67,18 +73,24 @@ struct HandRecord: Encodable {
         var worldLandmarks: [[Float]]
     }
 
-    var image: String
-    /// Present in video mode.
+    /// The photo's (or `--video` frame's) file name.
+    var image: String?
+    /// For frames of a video file: the file's name and the frame (`frame_00000`, the decoder's index).
+    var video: String?
+    var frame: String?
+    /// Present for video frames.
     var timestampMs: Int?
     var width: Int
     var height: Int
     var hands: [Hand]
 
-    init(image: String, width: Int, height: Int, result: HandLandmarkerResult, timestampMs: Int? = nil) {
-        self.image = image
-        self.timestampMs = timestampMs
-        self.width = width
-        self.height = height
+    init(source: FrameSource, result: HandLandmarkerResult) {
+        image = source.image
+        video = source.video
+        frame = source.frame
+        timestampMs = source.timestampMs
+        width = source.width
+        height = source.height
         hands = (0..<result.landmarks.count).map { i in
             let category = result.handedness[i].first
             return Hand(handedness: Handedness(categoryName: category?.categoryName ?? "", score: category?.score ?? 0),

@@ -6,15 +6,16 @@ import Foundation
 struct PoseCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "pose",
-        abstract: "Detect body poses in PNG photos and print one JSON object per photo.",
+        abstract: "Detect body poses in photos and videos and print one JSON object per photo or video frame.",
         discussion: """
-            Each line: {"image":NAME,"width":W,"height":H,"poses":[{"landmarks":[[x,y,z,visibility,presence],…33],\
+            Each photo gives a line {"image":NAME,"width":W,"height":H,"poses":[{"landmarks":[[x,y,z,visibility,presence],…33],\
             "worldLandmarks":[[x,y,z,visibility,presence],…33]}]}, with MediaPipe Tasks' conventions (x, y normalized \
-            to the image; world landmarks in metres around the hips). A photo that cannot be read gives \
-            {"image":NAME,"error":MESSAGE}; the others still run and the exit status is 1. \
-            With --video --fps F the inputs are one video's frames, tracked as MediaPipe's VIDEO mode does, and each \
-            line adds "timestampMs"; --raw WIDTHxHEIGHT reads RGB24 frames from standard input, e.g. \
-            ffmpeg -i clip.mp4 -f rawvideo -pix_fmt rgb24 - | blaze pose --raw 640x360 --video --fps 25.
+            to the displayed image, EXIF orientation applied; world landmarks in metres around the hips). Each frame of a \
+            video file is tracked as MediaPipe's VIDEO mode does and gives {"video":NAME,"frame":"frame_00000",\
+            "timestampMs":T,…} with the stream's presentation time (display rotation applied). An input that cannot be \
+            read gives {"image":NAME,"error":MESSAGE} (for a damaged video, after the lines of the frames before the \
+            damage); the others still run and the exit status is 1. With --video --fps F the inputs are one video's frames; \
+            --raw WIDTHxHEIGHT reads RGB24 frames from standard input. Batch: --output-dir, --resume, --inputs-from, --shard.
             """)
 
     @OptionGroup var input: InputOptions
@@ -26,7 +27,11 @@ struct PoseCommand: ParsableCommand {
     @Option(help: "Minimum pose presence score.") var minPresenceConfidence: Float = 0.5
     @Option(help: "Minimum tracking IoU (video and live stream).") var minTrackingConfidence: Float = 0.5
     @Option(help: "Write each pose's person mask as <stem>.mask<i>.png into this directory.") var segmentationDir: String?
-    @Option(help: "Write each photo with its skeletons drawn as <stem>.overlay.png into this directory.") var overlayDir: String?
+    @Option(help: "Write each photo (or video frame) with its skeletons drawn as <stem>.overlay.png into this directory.") var overlayDir: String?
+
+    @Option(help: ArgumentHelp("Write the input video with the skeletons drawn on every frame (H.264 MP4, the input's size, "
+                               + "frame rate and timestamps). Needs exactly one video file input.", valueName: "PATH"))
+    var overlayVideo: String?
 
     func run() throws {
         var options = PoseLandmarkerOptions()
@@ -40,29 +45,30 @@ struct PoseCommand: ParsableCommand {
         options.minPoseDetectionConfidence = minDetectionConfidence
         options.minPosePresenceConfidence = minPresenceConfidence
         options.minTrackingConfidence = minTrackingConfidence
-        options.runningMode = input.video ? .video : .image
         options.outputSegmentationMasks = segmentationDir != nil
-        let landmarker = try makeTask { try PoseLandmarker(options: options) }
-        for dir in [segmentationDir, overlayDir].compactMap({ $0 }) {
-            try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        }
-        defer { input.reportTracking(landmarker.trackingStatistics, detector: "pose detector") }
-        try input.forEachImage { image, name, stem, timestamp in
-            let result = try timestamp.map { try landmarker.detect(videoFrame: image, timestampInMilliseconds: $0) }
-                ?? landmarker.detect(image: image)
-            try JSONLines.write(PoseRecord(image: name, width: image.width, height: image.height, result: result,
-                                               timestampMs: timestamp))
-            if let dir = segmentationDir {
+        let photos = try makeTask { try PoseLandmarker(options: options) }
+        if let dir = segmentationDir { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) }
+        let task = LandmarkTask<PoseLandmarkerResult>(
+            detectPhoto: { try photos.detect(image: $0) },
+            makeVideoTracker: {
+                var video = options
+                video.runningMode = .video
+                let landmarker = try PoseLandmarker(options: video)
+                return VideoTracker(detect: { try landmarker.detect(videoFrame: $0, timestampInMilliseconds: $1) },
+                                    statistics: { landmarker.trackingStatistics })
+            },
+            record: { PoseRecord(source: $1, result: $0) },
+            overlay: PoseOverlay.draw,
+            sideFiles: { [segmentationDir] result, source in
+                guard let dir = segmentationDir else { return }
                 for (k, mask) in result.segmentationMasks.enumerated() {
                     let gray = mask.float32Data.map { UInt8((min(max($0, 0), 1) * 255).rounded()) }
                     try Data(Image.pngData(gray: gray, width: mask.width, height: mask.height))
-                        .write(to: URL(fileURLWithPath: dir).appendingPathComponent("\(stem).mask\(k).png"))
+                        .write(to: URL(fileURLWithPath: dir).appendingPathComponent("\(source.stem).mask\(k).png"))
                 }
-            }
-            if let dir = overlayDir {
-                try PoseOverlay.draw(result, on: image).writePNG(to: URL(fileURLWithPath: dir).appendingPathComponent("\(stem).overlay.png").path)
-            }
-        }
+            },
+            detectorName: "pose detector")
+        try MediaRun(options: input, task: task, overlayDirectory: overlayDir, overlayVideo: overlayVideo).run()
     }
 }
 
@@ -73,18 +79,24 @@ struct PoseRecord: Encodable {
         var worldLandmarks: [[Float]]
     }
 
-    var image: String
-    /// Present in video mode.
+    /// The photo's (or `--video` frame's) file name.
+    var image: String?
+    /// For frames of a video file: the file's name and the frame (`frame_00000`, the decoder's index).
+    var video: String?
+    var frame: String?
+    /// Present for video frames.
     var timestampMs: Int?
     var width: Int
     var height: Int
     var poses: [Pose]
 
-    init(image: String, width: Int, height: Int, result: PoseLandmarkerResult, timestampMs: Int? = nil) {
-        self.image = image
-        self.timestampMs = timestampMs
-        self.width = width
-        self.height = height
+    init(source: FrameSource, result: PoseLandmarkerResult) {
+        image = source.image
+        video = source.video
+        frame = source.frame
+        timestampMs = source.timestampMs
+        width = source.width
+        height = source.height
         poses = zip(result.landmarks, result.worldLandmarks).map { lms, world in
             Pose(landmarks: lms.map { [$0.x, $0.y, $0.z, $0.visibility ?? 0, $0.presence ?? 0] },
                  worldLandmarks: world.map { [$0.x, $0.y, $0.z, $0.visibility ?? 0, $0.presence ?? 0] })
