@@ -90,7 +90,7 @@ let package = Package(
         .executableTarget(name: "blaze",
                           dependencies: ["BlazeKit", "BlazeVision", "BlazeVideo", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(name: "blaze-bench",
-                          dependencies: ["BlazeKit", "BlazeRuntime", "BlazeKernels", "CBLAS",
+                          dependencies: ["BlazeKit", "BlazeVideo", "BlazeRuntime", "BlazeKernels", "CBLAS",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser")],
                           path: "Benchmarks/blaze-bench"),
 

@@ -1,0 +1,88 @@
+import ArgumentParser
+import BlazeKit
+import BlazeVideo
+import Foundation
+
+/// `blaze-bench video CLIP`: where the time of `blaze pose CLIP` goes — decoding and RGB conversion alone,
+/// the pose pipeline alone on frames held in memory, and the two overlapped as the CLI runs them.
+struct VideoBenchmark: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "video",
+        abstract: "Splits a video run's time into decoding (FFmpeg + RGB), tracking (PoseLandmarker VIDEO mode) and both overlapped.")
+
+    @Argument(help: "A video file.") var clip: String
+    @Option(help: "Threads per inference (1...64).") var threads = 2
+    @Option(help: "libavcodec decoding threads (0: FFmpeg chooses).") var decodeThreads = 0
+    @Option(help: "Rounds of each measurement; the best round is reported with every round's figure.") var rounds = 3
+    @Option(help: "full or lite.") var model = "full"
+    @Flag(help: "Print one JSON object.") var json = false
+
+    func validate() throws {
+        guard (1...64).contains(threads) else { throw ValidationError("--threads expected 1...64, found \(threads)") }
+        guard rounds >= 1 else { throw ValidationError("--rounds expected at least 1, found \(rounds)") }
+        guard ["full", "lite"].contains(model) else { throw ValidationError("--model expected full or lite, found \(model)") }
+    }
+
+    func run() throws {
+        var options = VideoFileReader.Options()
+        options.decodeThreads = decodeThreads
+        var decodeOnly: [Double] = [], trackingOnly: [Double] = [], overlapped: [Double] = []
+        var frames: [VideoFrame] = []
+        for _ in 0..<rounds {
+            frames.removeAll(keepingCapacity: true)
+            let start = DispatchTime.now()
+            let reader = try VideoFileReader(path: clip, options: options)
+            while let frame = try reader.nextFrame() { frames.append(frame) }
+            decodeOnly.append(Self.seconds(since: start))
+        }
+        for _ in 0..<rounds {
+            let landmarker = try makeLandmarker()
+            let start = DispatchTime.now()
+            for frame in frames { _ = try landmarker.detect(videoFrame: frame.image, timestampInMilliseconds: frame.timestampMs) }
+            trackingOnly.append(Self.seconds(since: start))
+        }
+        let count = frames.count
+        frames = []
+        for _ in 0..<rounds {
+            let landmarker = try makeLandmarker()
+            let start = DispatchTime.now()
+            let reader = try VideoFileReader(path: clip, options: options)
+            while let frame = try reader.nextFrame() {
+                _ = try landmarker.detect(videoFrame: frame.image, timestampInMilliseconds: frame.timestampMs)
+            }
+            overlapped.append(Self.seconds(since: start))
+        }
+        let info = try VideoFileReader(path: clip).info
+        let fps = { (seconds: [Double]) in seconds.map { Double(count) / $0 } }
+        if json {
+            let object: [String: Any] = [
+                "clip": clip, "width": info.width, "height": info.height, "frames": count, "threads": threads,
+                "decode_fps": fps(decodeOnly), "tracking_fps": fps(trackingOnly), "overlapped_fps": fps(overlapped),
+            ]
+            let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+            print(String(decoding: data, as: UTF8.self))
+            return
+        }
+        print(MachineDescription.current)
+        print("# \(clip): \(info.width)×\(info.height), \(info.codecName), \(count) frames, rotation \(info.rotationDegrees)°; "
+              + "pose \(model), \(threads) inference threads, decode threads \(decodeThreads == 0 ? "auto" : "\(decodeThreads)")")
+        for (name, seconds) in [("decode + RGB only", decodeOnly), ("tracking only (frames in memory)", trackingOnly),
+                                ("decode overlapped with tracking", overlapped)] {
+            let rates = fps(seconds)
+            print(String(format: "%-34@ best %6.1f fps (%5.2f ms/frame); rounds: %@", name as NSString, rates.max()!,
+                         1000 / rates.max()!, rates.map { String(format: "%.1f", $0) }.joined(separator: ", ") as NSString))
+        }
+    }
+
+    private func makeLandmarker() throws -> PoseLandmarker {
+        var options = PoseLandmarkerOptions()
+        options.model = model == "lite" ? .lite : .full
+        options.runningMode = .video
+        options.baseOptions.threadCount = threads
+        return try PoseLandmarker(options: options)
+    }
+
+    private static func seconds(since start: DispatchTime) -> Double {
+        Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
+    }
+}
