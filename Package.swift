@@ -21,6 +21,12 @@ let vectorCodegen: [SwiftSetting] = []
 let avx512Codegen: [SwiftSetting] = []
 #endif
 
+// The compute-heavy modules are optimized in debug builds too, so `swift test` runs the networks at a
+// usable speed (a -Onone pose detector takes seconds per photo). Set BLAZEKIT_DEBUG_KERNELS=1 to step
+// through them unoptimized.
+let optimizedInDebug: [SwiftSetting] = Context.environment["BLAZEKIT_DEBUG_KERNELS"] != nil ? []
+    : [.unsafeFlags(["-O"], .when(configuration: .debug))]
+
 let package = Package(
     name: "BlazeKit",
     products: [
@@ -52,21 +58,22 @@ let package = Package(
         .target(name: "BlazeModelFormat", exclude: ["README.md"]),
         // Pure compute kernels on raw NHWC buffers; the only target that imports CBLAS.
         .target(name: "BlazeKernels", dependencies: ["CBLAS", "BlazeKernelsAVX512"], exclude: ["README.md"],
-                swiftSettings: vectorCodegen),
+                swiftSettings: vectorCodegen + optimizedInDebug),
         // The AVX-512 register tiles, compiled for skylake-avx512 and called only after a CPU check.
-        .target(name: "BlazeKernelsAVX512", exclude: ["README.md"], swiftSettings: avx512Codegen),
+        .target(name: "BlazeKernelsAVX512", exclude: ["README.md"], swiftSettings: avx512Codegen + optimizedInDebug),
         // Graph loading, shape checking, planning, weight packing and execution.
-        .target(name: "BlazeRuntime", dependencies: ["BlazeModelFormat", "BlazeKernels", "CBLAS"], exclude: ["README.md"]),
+        .target(name: "BlazeRuntime", dependencies: ["BlazeModelFormat", "BlazeKernels", "CBLAS"], exclude: ["README.md"],
+                swiftSettings: optimizedInDebug),
         // The built-in converted models, found as package resources.
         .target(name: "BlazeModels", path: "Models", exclude: ["README.md", "NOTICE"],
                 sources: ["BuiltinModels.swift"], resources: [.copy("bkm")]),
         // Images: PNG via libpng, JPEG via libjpeg-turbo, EXIF orientation, raw pixel buffers, OpenCV-exact warps.
-        .target(name: "BlazeImage", dependencies: ["CPNG", "CJPEG"], exclude: ["README.md"], swiftSettings: vectorCodegen),
+        .target(name: "BlazeImage", dependencies: ["CPNG", "CJPEG"], exclude: ["README.md"], swiftSettings: vectorCodegen + optimizedInDebug),
         // Video files in (demux, decode, display-matrix rotation, presentation times) and out (annotated
         // clips), through FFmpeg's libraries. Its own target, so a program linking only BlazeKit needs no FFmpeg.
         .target(name: "BlazeVideo", dependencies: ["CFFmpeg", "BlazeImage"], exclude: ["README.md"], swiftSettings: vectorCodegen),
         // Pipeline stages as value types: anchors, decoding, NMS, ROI math, crops, landmark decoding.
-        .target(name: "BlazeStages", dependencies: ["BlazeRuntime", "BlazeImage"], exclude: ["README.md"]),
+        .target(name: "BlazeStages", dependencies: ["BlazeRuntime", "BlazeImage"], exclude: ["README.md"], swiftSettings: optimizedInDebug),
         // Video and live stream without the networks: next-frame ROIs, association, smoothing filters.
         .target(name: "BlazeTracking", dependencies: ["BlazeStages"], exclude: ["README.md"]),
         // Public entry point: built-in models, PoseLandmarker, HandLandmarker.
