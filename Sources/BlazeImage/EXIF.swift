@@ -57,7 +57,7 @@ extension Image {
 }
 
 /// The `"Exif\0\0"` identifier that starts an EXIF APP1 segment's payload.
-private let exifIdentifier: [UInt8] = [0x45, 0x78, 0x69, 0x66, 0x00, 0x00]
+let exifSegmentIdentifier: [UInt8] = [0x45, 0x78, 0x69, 0x66, 0x00, 0x00]
 
 /// The byte range of the TIFF structure inside the first EXIF APP1 segment of a JPEG stream, or `nil`.
 ///
@@ -87,9 +87,9 @@ func exifTIFFRange(inJPEG jpeg: [UInt8]) -> Range<Int>? {
         guard length >= 2 else { return nil }
         let payloadStart = markerAt + 3, end = markerAt + 1 + length
         guard end <= jpeg.count else { return nil }
-        if marker == 0xE1, end - payloadStart >= exifIdentifier.count,
-           jpeg[payloadStart..<(payloadStart + exifIdentifier.count)].elementsEqual(exifIdentifier) {
-            return (payloadStart + exifIdentifier.count)..<end
+        if marker == 0xE1, end - payloadStart >= exifSegmentIdentifier.count,
+           jpeg[payloadStart..<(payloadStart + exifSegmentIdentifier.count)].elementsEqual(exifSegmentIdentifier) {
+            return (payloadStart + exifSegmentIdentifier.count)..<end
         }
         position = end
     }

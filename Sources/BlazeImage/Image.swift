@@ -59,7 +59,8 @@ public enum ImageError: Error, Equatable, CustomStringConvertible {
     /// `looksLike` says what it appears to be (``SniffedFormat/description``), e.g. "an empty file",
     /// "text", "a GIF image", "an MP4/MOV video (ftyp)".
     case unrecognizedFormat(name: String, looksLike: String)
-    /// libpng could not encode the image; `reason` is libpng's message.
+    /// libpng or libjpeg-turbo could not encode the image; `reason` starts with the format and carries the
+    /// library's message.
     case encodingFailed(reason: String)
     /// The file could not be read or written.
     case fileAccessFailed(path: String, reason: String)
@@ -81,7 +82,7 @@ public enum ImageError: Error, Equatable, CustomStringConvertible {
             return "\(name): not a PNG or JPEG image (expected the bytes 89 50 4E 47 0D 0A 1A 0A or FF D8 FF "
                 + "at the start); the data looks like \(looksLike)"
         case let .encodingFailed(reason):
-            return "PNG encoding failed: \(reason)"
+            return "image encoding failed: \(reason)"
         case let .fileAccessFailed(path, reason):
             return "\(path): \(reason)"
         case let .invalidBuffer(option, expected, actual):

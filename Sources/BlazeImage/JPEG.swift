@@ -134,3 +134,42 @@ private func turboJPEGMessage(_ handle: tjhandle?) -> String {
     let message = String(cString: text)
     return message.isEmpty ? "unknown libjpeg-turbo error" : message
 }
+
+extension Image {
+    /// Encodes the pixels as a baseline JPEG (libjpeg-turbo, 4:2:0 chroma subsampling) at `quality`
+    /// (1…100), recording a non-`up` ``orientation`` as the EXIF Orientation tag, so
+    /// ``init(jpegData:name:)`` reads back the same orientation.
+    ///
+    /// - Throws: ``ImageError/invalidBuffer(option:expected:actual:)`` for a quality outside 1…100,
+    ///   ``ImageError/encodingFailed(reason:)`` with libjpeg-turbo's message.
+    public func jpegData(quality: Int = 92) throws -> [UInt8] {
+        guard (1...100).contains(quality) else {
+            throw ImageError.invalidBuffer(option: "quality", expected: "1...100", actual: "\(quality)")
+        }
+        guard let handle = tjInitCompress() else {
+            throw ImageError.encodingFailed(reason: "JPEG: tjInitCompress failed: \(turboJPEGMessage(nil))")
+        }
+        defer { tjDestroy(handle) }
+        var buffer: UnsafeMutablePointer<UInt8>? = nil
+        defer { tjFree(buffer) }
+        var size: UInt = 0
+        let status = pixels.withUnsafeBufferPointer {
+            tjCompress2(handle, $0.baseAddress, Int32(width), Int32(width * 3), Int32(height), Int32(TJPF_RGB.rawValue),
+                        &buffer, &size, Int32(TJSAMP_420.rawValue), Int32(quality), TJFLAG_ACCURATEDCT)
+        }
+        guard status == 0, let buffer, size >= 2 else {
+            throw ImageError.encodingFailed(reason: "JPEG: \(turboJPEGMessage(handle))")
+        }
+        let jpeg = Array(UnsafeBufferPointer(start: buffer, count: Int(size)))
+        guard orientation != .up else { return jpeg }
+        // An APP1 EXIF segment right after SOI holding IFD0 with the Orientation tag only (big-endian TIFF).
+        let tiff: [UInt8] = [0x4D, 0x4D, 0x00, 0x2A, 0, 0, 0, 8,      // "MM", 42, IFD0 at offset 8
+                             0, 1,                                     // one entry
+                             0x01, 0x12, 0, 3, 0, 0, 0, 1,             // Orientation, SHORT, count 1
+                             0, UInt8(orientation.exifValue), 0, 0,
+                             0, 0, 0, 0]                               // no next IFD
+        let payload = exifSegmentIdentifier + tiff
+        let length = payload.count + 2
+        return [0xFF, 0xD8, 0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)] + payload + jpeg[2...]
+    }
+}

@@ -148,7 +148,7 @@ private func encodePNG(_ samples: [UInt8], width: Int, height: Int, format: UInt
     guard sized != 0, size > 0 else {
         let reason = pngMessage(&image)
         png_image_free(&image)
-        throw ImageError.encodingFailed(reason: reason)
+        throw ImageError.encodingFailed(reason: "PNG: \(reason)")
     }
     var out = [UInt8](repeating: 0, count: size)
     let ok = out.withUnsafeMutableBytes { dst in
@@ -157,7 +157,7 @@ private func encodePNG(_ samples: [UInt8], width: Int, height: Int, format: UInt
     guard ok != 0 else {
         let reason = pngMessage(&image)
         png_image_free(&image)
-        throw ImageError.encodingFailed(reason: reason)
+        throw ImageError.encodingFailed(reason: "PNG: \(reason)")
     }
     png_image_free(&image)
     return Array(out.prefix(size))

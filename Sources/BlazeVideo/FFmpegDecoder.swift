@@ -50,6 +50,7 @@ final class FFmpegDecoder: @unchecked Sendable {
     private var packet: UnsafeMutablePointer<AVPacket>?
     private var frame: UnsafeMutablePointer<AVFrame>?
     private var scaler: OpaquePointer?
+    private let staging = RGBStaging()
     private var streamIndex: Int32 = -1
     private var timeBase = AVRational(num: 1, den: 1)
     private var startTime: Int64 = 0
@@ -58,6 +59,7 @@ final class FFmpegDecoder: @unchecked Sendable {
     /// The first damage seen; thrown once the frames decoded before it have been delivered.
     private var pendingError: VideoError?
     private var delivered = 0
+    private var discardedPackets = 0
     private var lastPacketOffset: Int64?
     private var lastTimestamp: Int64?
     private var nominalFrameDuration: Int64 = 1
@@ -153,9 +155,15 @@ final class FFmpegDecoder: @unchecked Sendable {
             if received == blaze_averror_eof() {
                 finished = true
                 if let pendingError { throw pendingError }
-                if let expected = info.frameCount, delivered < expected, !isContainerEdited {
-                    throw VideoError.truncated(path: path, framesDecoded: delivered, framesExpected: expected,
+                // Packets the container itself marks for discarding (before an MP4 edit list's start) decode
+                // to no frame, so they do not count as missing.
+                if let announced = info.frameCount, delivered < announced - discardedPackets {
+                    throw VideoError.truncated(path: path, framesDecoded: delivered, framesExpected: announced - discardedPackets,
                                                byteOffset: lastPacketOffset)
+                }
+                if delivered == 0 {
+                    throw VideoError.damaged(path: path, framesDecoded: 0, byteOffset: currentOffset(format),
+                                             reason: "the stream holds no decodable frame (cut short, or empty)")
                 }
                 return nil
             }
@@ -184,6 +192,7 @@ final class FFmpegDecoder: @unchecked Sendable {
             defer { av_packet_unref(packet) }
             guard packet.pointee.stream_index == streamIndex else { continue }
             if packet.pointee.pos >= 0 { lastPacketOffset = packet.pointee.pos }
+            if packet.pointee.flags & AV_PKT_FLAG_DISCARD != 0 { discardedPackets += 1 }
             if packet.pointee.flags & AV_PKT_FLAG_CORRUPT != 0 {
                 pendingError = .damaged(path: path, framesDecoded: delivered, byteOffset: lastPacketOffset,
                                         reason: "the container marks this packet as corrupt (cut short?)")
@@ -198,9 +207,6 @@ final class FFmpegDecoder: @unchecked Sendable {
             }
         }
     }
-
-    /// Whether the container trims frames (an MP4 edit list), so that fewer frames than announced is normal.
-    private var isContainerEdited: Bool { false }
 
     private func startDraining(_ codec: UnsafeMutablePointer<AVCodecContext>) {
         draining = true
@@ -228,25 +234,19 @@ final class FFmpegDecoder: @unchecked Sendable {
             throw VideoError.damaged(path: path, framesDecoded: delivered, byteOffset: lastPacketOffset,
                                      reason: "no conversion from pixel format \(frame.pointee.format) to RGB")
         }
-        let rgb = [UInt8](unsafeUninitializedCapacity: w * h * 3) { buffer, initialized in
-            var destination: [UnsafeMutablePointer<UInt8>?] = [buffer.baseAddress, nil, nil, nil]
-            var stride: [Int32] = [Int32(w * 3), 0, 0, 0]
-            withUnsafePointer(to: &frame.pointee.data) { data in
-                data.withMemoryRebound(to: UnsafePointer<UInt8>?.self, capacity: 8) { planes in
-                    withUnsafePointer(to: &frame.pointee.linesize) { sizes in
-                        sizes.withMemoryRebound(to: Int32.self, capacity: 8) { strides in
-                            _ = sws_scale(scaler, planes, strides, 0, Int32(h), &destination, &stride)
-                        }
+        var destination: [UnsafeMutablePointer<UInt8>?] = [staging.prepare(width: w, height: h), nil, nil, nil]
+        var stride: [Int32] = [Int32(staging.rowBytes), 0, 0, 0]
+        withUnsafePointer(to: &frame.pointee.data) { data in
+            data.withMemoryRebound(to: UnsafePointer<UInt8>?.self, capacity: 8) { planes in
+                withUnsafePointer(to: &frame.pointee.linesize) { sizes in
+                    sizes.withMemoryRebound(to: Int32.self, capacity: 8) { strides in
+                        _ = sws_scale(scaler, planes, strides, 0, Int32(h), &destination, &stride)
                     }
                 }
             }
-            initialized = w * h * 3
         }
-        var image = try Image(rgb: rgb, width: w, height: h)
-        if info.rotationDegrees != 0 {
-            image.orientation = FFmpegDecoder.orientation(forClockwiseDegrees: info.rotationDegrees)
-            image = try image.oriented()
-        }
+        let upright = staging.packed(rotatedClockwiseBy: info.rotationDegrees)
+        let image = try Image(rgb: upright.pixels, width: upright.width, height: upright.height)
         var pts = frame.pointee.best_effort_timestamp
         if pts == blaze_av_nopts_value() { pts = frame.pointee.pts }
         if pts == blaze_av_nopts_value() {
@@ -266,16 +266,6 @@ final class FFmpegDecoder: @unchecked Sendable {
         guard counterClockwise.isFinite else { return 0 }
         let clockwise = Int((-counterClockwise / 90).rounded()) * 90
         return ((clockwise % 360) + 360) % 360
-    }
-
-    /// The `UIImage`-style orientation whose `oriented()` turns stored pixels clockwise by `degrees`.
-    static func orientation(forClockwiseDegrees degrees: Int) -> ImageOrientation {
-        switch degrees {
-        case 90: return .right
-        case 180: return .down
-        case 270: return .left
-        default: return .up
-        }
     }
 
     private static func streamList(_ context: UnsafeMutablePointer<AVFormatContext>) -> String {

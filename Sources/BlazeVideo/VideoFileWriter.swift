@@ -27,6 +27,7 @@ public final class VideoFileWriter {
     private var frame: UnsafeMutablePointer<AVFrame>?
     private var packet: UnsafeMutablePointer<AVPacket>?
     private var scaler: OpaquePointer?
+    private let staging = RGBStaging()
     private let stream: UnsafeMutablePointer<AVStream>
     private let timeBase: AVRational
     private var lastPTS: Int64?
@@ -131,7 +132,14 @@ public final class VideoFileWriter {
                 guard io >= 0 else { throw VideoError.encodingFailed(path: path, reason: "cannot create the file: \(ffmpegMessage(io))") }
                 fileOpen = true
             }
-            let header = avformat_write_header(context, nil)
+            // MP4/MOV: the index (moov) goes before the frames when the file is finished, so players can
+            // start at once and a copy cut short still holds its first frames.
+            var muxerOptions: OpaquePointer? = nil
+            if ["mp4", "mov"].contains(where: { String(cString: context.pointee.oformat.pointee.name).contains($0) }) {
+                av_dict_set(&muxerOptions, "movflags", "+faststart", 0)
+            }
+            let header = avformat_write_header(context, &muxerOptions)
+            av_dict_free(&muxerOptions)
             guard header >= 0 else { throw VideoError.encodingFailed(path: path, reason: "writing the header: \(ffmpegMessage(header))") }
         } catch {
             release()
@@ -178,15 +186,14 @@ public final class VideoFileWriter {
         scaler = sws_getCachedContext(scaler, Int32(width), Int32(height), AV_PIX_FMT_RGB24, Int32(width), Int32(height),
                                       codec.pointee.pix_fmt, SWS_BICUBIC, nil, nil, nil)
         guard let scaler else { throw VideoError.encodingFailed(path: path, reason: "no RGB to \(codec.pointee.pix_fmt) conversion") }
-        image.pixels.withUnsafeBufferPointer { rgb in
-            var source: [UnsafePointer<UInt8>?] = [rgb.baseAddress, nil, nil, nil]
-            var stride: [Int32] = [Int32(width * 3), 0, 0, 0]
-            withUnsafePointer(to: &frame.pointee.data) { data in
-                data.withMemoryRebound(to: UnsafeMutablePointer<UInt8>?.self, capacity: 8) { planes in
-                    withUnsafePointer(to: &frame.pointee.linesize) { sizes in
-                        sizes.withMemoryRebound(to: Int32.self, capacity: 8) { strides in
-                            _ = sws_scale(scaler, &source, &stride, 0, Int32(height), planes, strides)
-                        }
+        image.pixels.withUnsafeBufferPointer { staging.load($0, width: width, height: height) }
+        var source: [UnsafePointer<UInt8>?] = [UnsafePointer(staging.base), nil, nil, nil]
+        var stride: [Int32] = [Int32(staging.rowBytes), 0, 0, 0]
+        withUnsafePointer(to: &frame.pointee.data) { data in
+            data.withMemoryRebound(to: UnsafeMutablePointer<UInt8>?.self, capacity: 8) { planes in
+                withUnsafePointer(to: &frame.pointee.linesize) { sizes in
+                    sizes.withMemoryRebound(to: Int32.self, capacity: 8) { strides in
+                        _ = sws_scale(scaler, &source, &stride, 0, Int32(height), planes, strides)
                     }
                 }
             }

@@ -1,0 +1,71 @@
+/// A 64-byte-aligned RGB24 buffer with 64-byte-aligned rows and spare rows at the end, for libswscale:
+/// its SIMD converters read and write whole vectors and may run a few bytes past a row's (and the
+/// last row's) end, so they must never see a tightly packed Swift array. One buffer is reused for every
+/// frame of a stream (no per-frame page faults); frames are copied out of it, turned upright on the way.
+final class RGBStaging {
+    private(set) var width = 0
+    private(set) var height = 0
+    private(set) var rowBytes = 0
+    private(set) var base: UnsafeMutablePointer<UInt8>?
+    private var capacity = 0
+
+    deinit { base?.deallocate() }
+
+    /// Makes room for a `width × height` frame (keeping the buffer when it is large enough).
+    func prepare(width: Int, height: Int) -> UnsafeMutablePointer<UInt8> {
+        let stride = (width * 3 + 63) / 64 * 64
+        let needed = stride * (height + 2)
+        if needed > capacity {
+            base?.deallocate()
+            base = UnsafeMutableRawPointer.allocate(byteCount: needed, alignment: 64).bindMemory(to: UInt8.self, capacity: needed)
+            capacity = needed
+        }
+        self.width = width
+        self.height = height
+        self.rowBytes = stride
+        return base!
+    }
+
+    /// The staged pixels as a packed RGB array, turned clockwise by `degrees` (0, 90, 180 or 270).
+    func packed(rotatedClockwiseBy degrees: Int) -> (pixels: [UInt8], width: Int, height: Int) {
+        let w = width, h = height, rowStride = rowBytes
+        guard let src = base else { return ([], 0, 0) }
+        let (ow, oh) = degrees % 180 == 0 ? (w, h) : (h, w)
+        let pixels = [UInt8](unsafeUninitializedCapacity: w * h * 3) { buffer, initialized in
+            let dst = buffer.baseAddress!
+            switch degrees {
+            case 90, 180, 270:
+                // Blocks of 32×32 source pixels keep both sides of the transpose in cache.
+                let block = 32
+                for by in stride(from: 0, to: h, by: block) {
+                    for bx in stride(from: 0, to: w, by: block) {
+                        for y in by..<min(by + block, h) {
+                            let row = src + y * rowStride
+                            for x in bx..<min(bx + block, w) {
+                                // Destination of stored pixel (x, y).
+                                let dx: Int, dy: Int
+                                switch degrees {
+                                case 90: dx = h - 1 - y; dy = x
+                                case 180: dx = w - 1 - x; dy = h - 1 - y
+                                default: dx = y; dy = w - 1 - x
+                                }
+                                let s = row + x * 3, d = dst + (dy * ow + dx) * 3
+                                d[0] = s[0]; d[1] = s[1]; d[2] = s[2]
+                            }
+                        }
+                    }
+                }
+            default:
+                for y in 0..<h { (dst + y * w * 3).update(from: src + y * rowStride, count: w * 3) }
+            }
+            initialized = w * h * 3
+        }
+        return (pixels, ow, oh)
+    }
+
+    /// Copies packed RGB rows in (for encoding).
+    func load(_ pixels: UnsafeBufferPointer<UInt8>, width: Int, height: Int) {
+        let dst = prepare(width: width, height: height)
+        for y in 0..<height { (dst + y * rowBytes).update(from: pixels.baseAddress! + y * width * 3, count: width * 3) }
+    }
+}
