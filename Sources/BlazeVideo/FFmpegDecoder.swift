@@ -33,7 +33,9 @@ public struct VideoFrame: Sendable {
     /// The presentation timestamp in the stream's time base (``VideoInfo/timeBaseNumerator``…), from the
     /// stream's start.
     public var presentationTimestamp: Int64
-    /// The frame's position in presentation order, from 0, counting every frame the decoder delivered.
+    /// The frame's position among the frames the decoder delivered, from 0, in presentation order. For an
+    /// intact stream this is the frame number; after damage (a frame lost in a cut B-frame stream) it skips nothing,
+    /// so use ``timestampMs`` to place a frame in time.
     public var index: Int
 }
 

@@ -103,12 +103,16 @@ func meanAbsoluteDifference(_ a: Image, _ b: Image) -> Double {
         }
     }
 
-    @Test func oddFrameSizesRoundTrip() throws {
-        let path = try writeClip("odd.mp4", width: 63, height: 47, timestampsMs: [0, 40, 80, 120])
+    @Test(arguments: [(63, 47, 0), (1080, 40, 90), (90, 34, 270)])
+    func oddFrameSizesAndRowLengthsRoundTrip(width: Int, height: Int, rotation: Int) throws {
+        // Rows whose byte length is no multiple of 16 or 64 (1080 · 3): libswscale's vector code must not
+        // write past them.
+        let path = try writeClip("odd.mp4", width: width, height: height, timestampsMs: [0, 40, 80, 120], rotation: rotation)
         defer { try? FileManager.default.removeItem(atPath: path) }
         let (frames, error) = readAll(path)
         #expect(error == nil && frames.count == 4)
-        #expect(frames.allSatisfy { $0.image.width == 63 && $0.image.height == 47 })
+        let (w, h) = rotation % 180 == 0 ? (width, height) : (height, width)
+        #expect(frames.allSatisfy { $0.image.width == w && $0.image.height == h })
     }
 
     @Test func nonIncreasingMillisecondTimestampsAreSkippedAndReported() throws {
@@ -185,8 +189,8 @@ final class SkippedFrames: @unchecked Sendable {
     /// Every cut of a small clip and seeded byte flips: no crash or hang, the frames that come out
     /// before the damage equal the intact decode's, and a damaged file ends in an error naming it.
     @Test func cutsAndFlipsLoseNothingBeforeTheDamage() throws {
-        let stamps = Array(stride(from: 0, to: 12 * 40, by: 40))
-        let path = try writeClip("intact.mp4", width: 32, height: 24, timestampsMs: stamps)
+        let stamps = Array(stride(from: 0, to: 6 * 40, by: 40))
+        let path = try writeClip("intact.mp4", width: 16, height: 16, timestampsMs: stamps)
         defer { try? FileManager.default.removeItem(atPath: path) }
         let intact = readAll(path)
         #expect(intact.error == nil && intact.frames.count == stamps.count)
@@ -202,14 +206,19 @@ final class SkippedFrames: @unchecked Sendable {
             if cut {
                 // A cut file must not pass silently as a complete shorter video.
                 #expect(error != nil || frames.count == stamps.count, "\(label): \(frames.count) frames and no error")
-                for (k, frame) in frames.enumerated() {
-                    #expect(frame.timestampMs == stamps[k] && frame.image == intact.frames[k].image, "\(label) frame \(k)")
+                // Every frame that comes out is the intact decode's frame at that time. (With B-frames a cut can
+                // drop a frame shown before one that was decoded earlier: the later one still comes out.)
+                let byTime = Dictionary(uniqueKeysWithValues: intact.frames.map { ($0.timestampMs, $0.image) })
+                #expect(frames.map(\.timestampMs) == frames.map(\.timestampMs).sorted() && Set(frames.map(\.timestampMs)).count == frames.count)
+                for frame in frames {
+                    #expect(byTime[frame.timestampMs] == frame.image, "\(label) frame at \(frame.timestampMs) ms")
                 }
+                // All frames decoded before the damage are there: every intact frame before the first missing one.
+                let missing = stamps.first { !frames.map(\.timestampMs).contains($0) }
+                #expect(frames.filter { $0.timestampMs < (missing ?? Int.max) }.count == stamps.filter { $0 < (missing ?? Int.max) }.count)
             }
         }
-        var cuts = Set(stride(from: 0, to: bytes.count, by: max(1, bytes.count / 97)))
-        cuts.formUnion((max(0, bytes.count - 64))..<bytes.count)
-        for cut in cuts.sorted() { try check(Array(bytes[0..<cut]), "cut at \(cut) of \(bytes.count)", cut: true) }
+        for cut in 0..<bytes.count { try check(Array(bytes[0..<cut]), "cut at \(cut) of \(bytes.count)", cut: true) }
         var generator = SplitMix64(seed: 11)
         for trial in 0..<60 {
             var copy = bytes
