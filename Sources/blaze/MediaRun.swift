@@ -143,6 +143,9 @@ struct MediaRun<Result> {
     }
 
     func run() throws {
+        // Damage is reported in each input's error record, with FFmpeg's message; its own chatter would
+        // only interleave with the progress line.
+        FFmpegLogLevel.fatal.apply()
         for directory in [overlayDirectory, options.outputDir].compactMap({ $0 }) {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         }
