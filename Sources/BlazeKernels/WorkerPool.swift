@@ -36,7 +36,7 @@ public final class WorkerPool: @unchecked Sendable {
     /// Calls `body(i)` for every `i` in `0..<count`, spread over the pool's threads; returns when all are done.
     public func parallelFor(_ count: Int, _ body: (Int) -> Void) {
         if count <= 0 { return }
-        if threadCount == 1 || count == 1 {
+        if threadCount == 1 || count == 1 || count >= PoolState.maxItems {
             for i in 0..<count { body(i) }
             return
         }
@@ -44,14 +44,21 @@ public final class WorkerPool: @unchecked Sendable {
     }
 }
 
+/// The shared state of a pool. Work items are claimed one at a time through `ticket`, which packs the run's
+/// generation (20 bits), its item count and the next unclaimed index (22 bits each), by compare-and-swap:
+/// count and index come from one word, so a claim can never mix two runs. A worker
+/// that wakes late sees another generation (or no item left) and takes nothing, so a run ends as soon as
+/// its items are done — the caller never waits for a worker that the scheduler has not run yet (as on a
+/// busy machine, or with a video decoder on the other core). It waits only for items a worker is running.
+/// A worker reads `job` only after claiming an item of the current generation, which keeps the run (and
+/// so `job`) alive until that item is done.
 private final class PoolState: @unchecked Sendable {
     let workers: Int
     let generation = Atomic<Int>(0)
-    let nextIndex = Atomic<Int>(0)
-    let pending = Atomic<Int>(0)
+    let ticket = Atomic<Int>(0)
+    let completed = Atomic<Int>(0)
     let sleepers = Atomic<Int>(0)
     var job: ((Int) -> Void)?
-    var jobCount = 0
     var stopping = false
     var mutex = pthread_mutex_t()
     var condition = pthread_cond_t()
@@ -63,18 +70,21 @@ private final class PoolState: @unchecked Sendable {
         pthread_cond_init(&condition, nil)
     }
 
+    /// Most items one run can have (the ticket's 22-bit fields); `WorkerPool` runs larger loops serially.
+    static let maxItems = 1 << 22
+
     func run(count: Int, job: @escaping (Int) -> Void) {
         self.job = job
-        jobCount = count
-        nextIndex.store(0, ordering: .relaxed)
-        pending.store(workers, ordering: .relaxed)
-        generation.wrappingAdd(1, ordering: .sequentiallyConsistent)
+        completed.store(0, ordering: .relaxed)
+        let g = generation.load(ordering: .relaxed) &+ 1
+        ticket.store((g & 0xf_ffff) << 44 | count << 22, ordering: .releasing)
+        generation.store(g, ordering: .sequentiallyConsistent)
         wakeSleepers()
         drain()
         var spins = 0
-        while pending.load(ordering: .acquiring) != 0 {
+        while completed.load(ordering: .acquiring) != count {
             spins += 1
-            if spins > 1 << 20 { sched_yield() }
+            if spins > 1 << 12 { sched_yield() }
         }
         self.job = nil
     }
@@ -87,13 +97,17 @@ private final class PoolState: @unchecked Sendable {
         }
     }
 
+    /// Claims and runs items of the current generation until none is left.
     private func drain() {
-        let count = jobCount
-        guard let job else { return }
         while true {
-            let i = nextIndex.wrappingAdd(1, ordering: .relaxed).oldValue
-            if i >= count { break }
-            job(i)
+            let t = ticket.load(ordering: .acquiring)
+            let index = t & 0x3f_ffff, count = (t >> 22) & 0x3f_ffff
+            if index >= count { return }
+            guard ticket.compareExchange(expected: t, desired: t &+ 1, ordering: .acquiringAndReleasing).exchanged else {
+                continue
+            }
+            job!(index)
+            completed.wrappingAdd(1, ordering: .releasing)
         }
     }
 
@@ -119,7 +133,6 @@ private final class PoolState: @unchecked Sendable {
             seen = g
             if stopping { return }
             drain()
-            pending.wrappingSubtract(1, ordering: .releasing)
         }
     }
 

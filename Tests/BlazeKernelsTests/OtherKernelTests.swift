@@ -1,4 +1,6 @@
 import BlazeKernels
+import Foundation
+import Synchronization
 import Testing
 
 @Suite struct ElementwiseAndLayoutKernelTests {
@@ -126,6 +128,36 @@ import Testing
             pool.parallelFor(n) { i in hits[i] += 1 }
             #expect((0..<n).allSatisfy { hits[$0] == 1 })
             hits.deallocate()
+        }
+    }
+
+    /// Back-to-back runs of varying sizes while other threads keep the cores busy, so workers wake late
+    /// and the caller finishes runs without them: every index of every run still runs exactly once, and
+    /// no item of one run executes the next run's job.
+    @Test(arguments: [2, 3, 4])
+    func workerPoolRunsEveryIndexOnceUnderContention(threads: Int) {
+        let pool = WorkerPool(threadCount: threads)
+        let busy = Atomic<Bool>(true)
+        let spinners = (0..<2).map { _ in
+            Thread { while busy.load(ordering: .relaxed) { for _ in 0..<1000 { _ = busy.load(ordering: .relaxed) } } }
+        }
+        spinners.forEach { $0.start() }
+        defer { busy.store(false, ordering: .relaxed) }
+        let maxCount = 64
+        let hits = UnsafeMutablePointer<Int>.allocate(capacity: maxCount)
+        defer { hits.deallocate() }
+        for round in 0..<20_000 {
+            let n = [1, 2, 3, 5, 8, 13, 33, 64][round % 8]
+            hits.initialize(repeating: 0, count: maxCount)
+            let tag = round
+            pool.parallelFor(n) { i in
+                precondition(tag == round)
+                hits[i] += 1
+            }
+            if !(0..<n).allSatisfy({ hits[$0] == 1 }) || (n..<maxCount).contains(where: { hits[$0] != 0 }) {
+                Issue.record("round \(round): \((0..<maxCount).map { hits[$0] })")
+                return
+            }
         }
     }
 }
