@@ -53,6 +53,8 @@ final class FFmpegDecoder: @unchecked Sendable {
     private var frame: UnsafeMutablePointer<AVFrame>?
     private var scaler: OpaquePointer?
     private let staging = RGBStaging()
+    /// The in-memory input, kept alive as long as libavformat reads through it.
+    private let memory: MemoryIO?
     private var streamIndex: Int32 = -1
     private var timeBase = AVRational(num: 1, den: 1)
     private var startTime: Int64 = 0
@@ -66,10 +68,18 @@ final class FFmpegDecoder: @unchecked Sendable {
     private var lastTimestamp: Int64?
     private var nominalFrameDuration: Int64 = 1
 
-    init(path: String, decodeThreads: Int) throws {
+    /// Opens `path`, or with `memory` the bytes it holds (`path` is then only the name in messages).
+    init(path: String, memory: MemoryIO? = nil, decodeThreads: Int) throws {
         self.path = path
-        var context: UnsafeMutablePointer<AVFormatContext>? = nil
-        let opened = avformat_open_input(&context, path, nil, nil)
+        self.memory = memory
+        var context: UnsafeMutablePointer<AVFormatContext>? = avformat_alloc_context()
+        guard context != nil else { throw VideoError.openFailed(path: path, reason: "out of memory") }
+        if let memory {
+            context!.pointee.pb = memory.context
+            context!.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
+        }
+        // avformat_open_input frees the context itself when it fails.
+        let opened = avformat_open_input(&context, memory == nil ? path : nil, nil, nil)
         guard opened == 0, let context else { throw VideoError.openFailed(path: path, reason: ffmpegMessage(opened)) }
         format = context
         do {

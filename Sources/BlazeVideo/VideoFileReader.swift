@@ -67,14 +67,26 @@ public final class VideoFileReader {
     /// - Throws: ``VideoError/openFailed(path:reason:)`` (not a container FFmpeg knows, unreadable),
     ///   ``VideoError/noVideoStream(path:streams:)``, ``VideoError/unsupportedCodec(path:codec:)``,
     ///   ``VideoError/invalidFrameSize(path:width:height:)``, ``VideoError/invalidOption(option:expected:actual:)``.
-    public init(path: String, options: Options = Options()) throws {
+    public convenience init(path: String, options: Options = Options()) throws {
+        try self.init(path: path, memory: nil, options: options)
+    }
+
+    /// Reads an encoded video held in memory (an upload, a network buffer) through a custom I/O context,
+    /// without touching the file system; `name` stands for the file in errors.
+    ///
+    /// - Throws: as ``init(path:options:)``.
+    public convenience init(data: [UInt8], name: String = "<memory>", options: Options = Options()) throws {
+        try self.init(path: name, memory: MemoryIO(bytes: data), options: options)
+    }
+
+    private init(path: String, memory: MemoryIO?, options: Options) throws {
         guard (0...64).contains(options.prefetch) else {
             throw VideoError.invalidOption(option: "prefetch", expected: "0...64", actual: "\(options.prefetch)")
         }
         guard (0...64).contains(options.decodeThreads) else {
             throw VideoError.invalidOption(option: "decodeThreads", expected: "0...64", actual: "\(options.decodeThreads)")
         }
-        let decoder = try FFmpegDecoder(path: path, decodeThreads: options.decodeThreads)
+        let decoder = try FFmpegDecoder(path: path, memory: memory, decodeThreads: options.decodeThreads)
         self.path = path
         info = decoder.info
         self.options = options

@@ -79,6 +79,24 @@ func meanAbsoluteDifference(_ a: Image, _ b: Image) -> Double {
         }
     }
 
+    @Test func memoryInputDecodesLikeTheFile() throws {
+        let path = try writeClip("memory.mp4", width: 48, height: 32, timestampsMs: [0, 40, 90, 130], rotation: 90)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        let reader = try VideoFileReader(data: bytes, name: "upload.mp4")
+        #expect(reader.info == (try VideoFileReader(path: path).info))
+        var frames: [VideoFrame] = []
+        while let frame = try reader.nextFrame() { frames.append(frame) }
+        let fromFile = readAll(path).frames
+        #expect(frames.map(\.timestampMs) == fromFile.map(\.timestampMs) && frames.map(\.image) == fromFile.map(\.image))
+        do {
+            _ = try VideoFileReader(data: Array(bytes.prefix(40)), name: "cut.mp4")
+            Issue.record("opened a 40-byte cut")
+        } catch let error as VideoError {
+            #expect("\(error)".contains("cut.mp4"))
+        }
+    }
+
     @Test func displayMatrixRotationIsApplied() throws {
         // Stored landscape 64×48 with a red left half; a 90° clockwise display rotation shows it as a
         // 48×64 portrait frame with the red half on top.
