@@ -246,17 +246,7 @@ final class FFmpegDecoder: @unchecked Sendable {
             throw VideoError.damaged(path: path, framesDecoded: delivered, byteOffset: lastPacketOffset,
                                      reason: "no conversion from pixel format \(frame.pointee.format) to RGB")
         }
-        var destination: [UnsafeMutablePointer<UInt8>?] = [staging.prepare(width: w, height: h), nil, nil, nil]
-        var stride: [Int32] = [Int32(staging.rowBytes), 0, 0, 0]
-        withUnsafePointer(to: &frame.pointee.data) { data in
-            data.withMemoryRebound(to: UnsafePointer<UInt8>?.self, capacity: 8) { planes in
-                withUnsafePointer(to: &frame.pointee.linesize) { sizes in
-                    sizes.withMemoryRebound(to: Int32.self, capacity: 8) { strides in
-                        _ = sws_scale(scaler, planes, strides, 0, Int32(h), &destination, &stride)
-                    }
-                }
-            }
-        }
+        staging.convert(from: frame, with: scaler)
         let upright = staging.packed(rotatedClockwiseBy: info.rotationDegrees)
         let image = try Image(rgb: upright.pixels, width: upright.width, height: upright.height)
         var pts = frame.pointee.best_effort_timestamp

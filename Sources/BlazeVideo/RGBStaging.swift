@@ -1,3 +1,5 @@
+import CFFmpeg
+
 /// A 64-byte-aligned RGB24 buffer with 64-byte-aligned rows and spare rows at the end, for libswscale:
 /// its SIMD converters read and write whole vectors and may run a few bytes past a row's (and the
 /// last row's) end, so they must never see a tightly packed Swift array. One buffer is reused for every
@@ -67,5 +69,39 @@ final class RGBStaging {
     func load(_ pixels: UnsafeBufferPointer<UInt8>, width: Int, height: Int) {
         let dst = prepare(width: width, height: height)
         for y in 0..<height { (dst + y * rowBytes).update(from: pixels.baseAddress! + y * width * 3, count: width * 3) }
+    }
+}
+
+extension RGBStaging {
+    /// Converts `frame` (any pixel format) into the staging buffer with `scaler`.
+    func convert(from frame: UnsafeMutablePointer<AVFrame>, with scaler: OpaquePointer) {
+        let h = Int(frame.pointee.height)
+        var destination: [UnsafeMutablePointer<UInt8>?] = [prepare(width: Int(frame.pointee.width), height: h), nil, nil, nil]
+        var stride: [Int32] = [Int32(rowBytes), 0, 0, 0]
+        withPlanes(of: frame) { planes, strides in
+            _ = sws_scale(scaler, UnsafeRawPointer(planes).assumingMemoryBound(to: UnsafePointer<UInt8>?.self), strides, 0,
+                          Int32(h), &destination, &stride)
+        }
+    }
+
+    /// Converts the staged pixels into `frame` (allocated in the encoder's pixel format) with `scaler`.
+    func convert(into frame: UnsafeMutablePointer<AVFrame>, with scaler: OpaquePointer) {
+        var source: [UnsafePointer<UInt8>?] = [UnsafePointer(base), nil, nil, nil]
+        var stride: [Int32] = [Int32(rowBytes), 0, 0, 0]
+        withPlanes(of: frame) { planes, strides in
+            _ = sws_scale(scaler, &source, &stride, 0, Int32(height), planes, strides)
+        }
+    }
+
+    /// An AVFrame's plane pointers and line sizes as the arrays libswscale takes.
+    private func withPlanes(of frame: UnsafeMutablePointer<AVFrame>,
+                            _ body: (UnsafePointer<UnsafeMutablePointer<UInt8>?>, UnsafePointer<Int32>) -> Void) {
+        withUnsafePointer(to: &frame.pointee.data) { data in
+            data.withMemoryRebound(to: UnsafeMutablePointer<UInt8>?.self, capacity: 8) { planes in
+                withUnsafePointer(to: &frame.pointee.linesize) { sizes in
+                    sizes.withMemoryRebound(to: Int32.self, capacity: 8) { strides in body(planes, strides) }
+                }
+            }
+        }
     }
 }

@@ -187,17 +187,7 @@ public final class VideoFileWriter {
                                       codec.pointee.pix_fmt, SWS_BICUBIC, nil, nil, nil)
         guard let scaler else { throw VideoError.encodingFailed(path: path, reason: "no RGB to \(codec.pointee.pix_fmt) conversion") }
         image.pixels.withUnsafeBufferPointer { staging.load($0, width: width, height: height) }
-        var source: [UnsafePointer<UInt8>?] = [UnsafePointer(staging.base), nil, nil, nil]
-        var stride: [Int32] = [Int32(staging.rowBytes), 0, 0, 0]
-        withUnsafePointer(to: &frame.pointee.data) { data in
-            data.withMemoryRebound(to: UnsafeMutablePointer<UInt8>?.self, capacity: 8) { planes in
-                withUnsafePointer(to: &frame.pointee.linesize) { sizes in
-                    sizes.withMemoryRebound(to: Int32.self, capacity: 8) { strides in
-                        _ = sws_scale(scaler, &source, &stride, 0, Int32(height), planes, strides)
-                    }
-                }
-            }
-        }
+        staging.convert(into: frame, with: scaler)
         frame.pointee.pts = pts
         try send(frame)
     }

@@ -32,7 +32,7 @@ struct BodyCommand: ParsableCommand {
         request.threadCount = input.threads
         // Load the models once, up front, so a bad option is reported before any photo.
         _ = try makeTask { try VNImageRequestHandler(image: Image(rgb: [0, 0, 0], width: 1, height: 1)).perform([request]) }
-        let task = LandmarkTask<[BodyRecord.Observation]>(
+        let task = LandmarkTask<[BodyObservation]>(
             detectPhoto: { image in
                 try VNImageRequestHandler(image: image).perform([request])
                 return (request.bodyResults ?? []).map { observation in
@@ -40,11 +40,11 @@ struct BodyCommand: ParsableCommand {
                     for joint in observation.availableJointNames {
                         if let p = try? observation.recognizedPoint(joint) { joints["\(joint)"] = [Float(p.x), Float(p.y), p.confidence] }
                     }
-                    return BodyRecord.Observation(joints: joints)
+                    return BodyObservation(joints: joints)
                 }
             },
             makeVideoTracker: { throw CLIError.notForThisCommand(path: "video", reason: "blaze body takes photos; use blaze pose for videos") },
-            record: { BodyRecord(image: $1.image ?? $1.stem, width: $1.width, height: $1.height, observations: $0) },
+            record: { FrameRecord(source: $1, key: "observations", items: $0) },
             overlay: nil,
             sideFiles: nil,
             detectorName: "pose detector")
@@ -52,14 +52,7 @@ struct BodyCommand: ParsableCommand {
     }
 }
 
-/// One line of `blaze body` output.
-struct BodyRecord: Encodable {
-    struct Observation: Encodable {
-        var joints: [String: [Float]]
-    }
-
-    var image: String
-    var width: Int
-    var height: Int
-    var observations: [Observation]
+/// One person of a `blaze body` line: Vision's joints by name.
+struct BodyObservation: Encodable {
+    var joints: [String: [Float]]
 }

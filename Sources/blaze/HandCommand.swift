@@ -48,11 +48,16 @@ struct HandCommand: ParsableCommand {
             makeVideoTracker: {
                 var video = options
                 video.runningMode = .video
-                let landmarker = try HandLandmarker(options: video)
-                return VideoTracker(detect: { try landmarker.detect(videoFrame: $0, timestampInMilliseconds: $1) },
-                                    statistics: { landmarker.trackingStatistics })
+                return VideoTracker(try HandLandmarker(options: video))
             },
-            record: { HandRecord(source: $1, result: $0) },
+            record: { result, source in
+                FrameRecord(source: source, key: "hands", items: (0..<result.landmarks.count).map { i in
+                    let category = result.handedness[i].first
+                    return HandItem(handedness: .init(categoryName: category?.categoryName ?? "", score: category?.score ?? 0),
+                                    landmarks: result.landmarks[i].map { [$0.x, $0.y, $0.z] },
+                                    worldLandmarks: result.worldLandmarks[i].map { [$0.x, $0.y, $0.z] })
+                })
+            },
             overlay: HandOverlay.draw,
             sideFiles: nil,
             detectorName: "palm detector")
@@ -60,44 +65,16 @@ struct HandCommand: ParsableCommand {
     }
 }
 
-/// One line of `blaze hand` output.
-struct HandRecord: Encodable {
+/// One hand of a `blaze hand` line.
+struct HandItem: Encodable {
     struct Handedness: Encodable {
         var categoryName: String
         var score: Float
     }
 
-    struct Hand: Encodable {
-        var handedness: Handedness
-        var landmarks: [[Float]]
-        var worldLandmarks: [[Float]]
-    }
-
-    /// The photo's (or `--video` frame's) file name.
-    var image: String?
-    /// For frames of a video file: the file's name and the frame (`frame_00000`, the decoder's index).
-    var video: String?
-    var frame: String?
-    /// Present for video frames.
-    var timestampMs: Int?
-    var width: Int
-    var height: Int
-    var hands: [Hand]
-
-    init(source: FrameSource, result: HandLandmarkerResult) {
-        image = source.image
-        video = source.video
-        frame = source.frame
-        timestampMs = source.timestampMs
-        width = source.width
-        height = source.height
-        hands = (0..<result.landmarks.count).map { i in
-            let category = result.handedness[i].first
-            return Hand(handedness: Handedness(categoryName: category?.categoryName ?? "", score: category?.score ?? 0),
-                        landmarks: result.landmarks[i].map { [$0.x, $0.y, $0.z] },
-                        worldLandmarks: result.worldLandmarks[i].map { [$0.x, $0.y, $0.z] })
-        }
-    }
+    var handedness: Handedness
+    var landmarks: [[Float]]
+    var worldLandmarks: [[Float]]
 }
 
 /// Hand drawing for `--overlay-dir`: left hands blue, right hands orange.

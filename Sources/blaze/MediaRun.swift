@@ -100,10 +100,54 @@ struct FrameSource {
     var stem: String
 }
 
+/// One output line: where the result came from (``FrameSource``'s fields) and the result's items under
+/// `key` ("poses", "hands", "observations"). Keys are written sorted, so lines are reproducible byte for byte.
+struct FrameRecord<Item: Encodable>: Encodable {
+    var source: FrameSource
+    var key: String
+    var items: [Item]
+
+    private struct Key: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(_ name: String) { stringValue = name }
+        init?(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Key.self)
+        try container.encodeIfPresent(source.image, forKey: Key("image"))
+        try container.encodeIfPresent(source.video, forKey: Key("video"))
+        try container.encodeIfPresent(source.frame, forKey: Key("frame"))
+        try container.encodeIfPresent(source.timestampMs, forKey: Key("timestampMs"))
+        try container.encode(source.width, forKey: Key("width"))
+        try container.encode(source.height, forKey: Key("height"))
+        try container.encode(items, forKey: Key(key))
+    }
+}
+
 /// A VIDEO-mode landmarker, fresh for each video.
 struct VideoTracker<Result> {
     var detect: (Image, Int) throws -> Result
     var statistics: () -> (frames: Int, detectorRuns: Int)
+}
+
+/// What ``VideoTracker`` needs of a landmarker (both of BlazeKit's have it).
+protocol TrackingLandmarker: AnyObject {
+    associatedtype Result
+    func detect(videoFrame image: Image, timestampInMilliseconds: Int) throws -> Result
+    var trackingStatistics: (frames: Int, detectorRuns: Int) { get }
+}
+
+extension PoseLandmarker: TrackingLandmarker {}
+extension HandLandmarker: TrackingLandmarker {}
+
+extension VideoTracker {
+    init<L: TrackingLandmarker>(_ landmarker: L) where L.Result == Result {
+        self.init(detect: { try landmarker.detect(videoFrame: $0, timestampInMilliseconds: $1) },
+                  statistics: { landmarker.trackingStatistics })
+    }
 }
 
 /// What a landmark subcommand plugs into the shared input loop.

@@ -53,11 +53,14 @@ struct PoseCommand: ParsableCommand {
             makeVideoTracker: {
                 var video = options
                 video.runningMode = .video
-                let landmarker = try PoseLandmarker(options: video)
-                return VideoTracker(detect: { try landmarker.detect(videoFrame: $0, timestampInMilliseconds: $1) },
-                                    statistics: { landmarker.trackingStatistics })
+                return VideoTracker(try PoseLandmarker(options: video))
             },
-            record: { PoseRecord(source: $1, result: $0) },
+            record: { result, source in
+                FrameRecord(source: source, key: "poses", items: zip(result.landmarks, result.worldLandmarks).map { lms, world in
+                    PoseItem(landmarks: lms.map { [$0.x, $0.y, $0.z, $0.visibility ?? 0, $0.presence ?? 0] },
+                             worldLandmarks: world.map { [$0.x, $0.y, $0.z, $0.visibility ?? 0, $0.presence ?? 0] })
+                })
+            },
             overlay: PoseOverlay.draw,
             sideFiles: { [segmentationDir] result, source in
                 guard let dir = segmentationDir else { return }
@@ -72,36 +75,10 @@ struct PoseCommand: ParsableCommand {
     }
 }
 
-/// One line of `blaze pose` output.
-struct PoseRecord: Encodable {
-    struct Pose: Encodable {
-        var landmarks: [[Float]]
-        var worldLandmarks: [[Float]]
-    }
-
-    /// The photo's (or `--video` frame's) file name.
-    var image: String?
-    /// For frames of a video file: the file's name and the frame (`frame_00000`, the decoder's index).
-    var video: String?
-    var frame: String?
-    /// Present for video frames.
-    var timestampMs: Int?
-    var width: Int
-    var height: Int
-    var poses: [Pose]
-
-    init(source: FrameSource, result: PoseLandmarkerResult) {
-        image = source.image
-        video = source.video
-        frame = source.frame
-        timestampMs = source.timestampMs
-        width = source.width
-        height = source.height
-        poses = zip(result.landmarks, result.worldLandmarks).map { lms, world in
-            Pose(landmarks: lms.map { [$0.x, $0.y, $0.z, $0.visibility ?? 0, $0.presence ?? 0] },
-                 worldLandmarks: world.map { [$0.x, $0.y, $0.z, $0.visibility ?? 0, $0.presence ?? 0] })
-        }
-    }
+/// One pose of a `blaze pose` line.
+struct PoseItem: Encodable {
+    var landmarks: [[Float]]
+    var worldLandmarks: [[Float]]
 }
 
 /// Skeleton drawing for `--overlay-dir`.

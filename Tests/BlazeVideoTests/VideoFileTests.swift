@@ -240,7 +240,7 @@ final class SkippedFrames: @unchecked Sendable {
             }
         }
         for cut in 0..<bytes.count { try check(Array(bytes[0..<cut]), "cut at \(cut) of \(bytes.count)", cut: true) }
-        var generator = SplitMix64(seed: 11)
+        var generator = XorShift64Star(seed: 11)
         for trial in 0..<60 {
             var copy = bytes
             for _ in 0..<(1 + trial % 4) {
@@ -252,14 +252,14 @@ final class SkippedFrames: @unchecked Sendable {
     }
 }
 
-struct SplitMix64 {
+/// A seeded generator for the byte flips (xorshift64*), so failures reproduce.
+struct XorShift64Star {
     var state: UInt64
-    init(seed: UInt64) { state = seed }
+    init(seed: UInt64) { state = seed | 1 }
     mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
+        state ^= state >> 12
+        state ^= state << 25
+        state ^= state >> 27
+        return state &* 0x2545_F491_4F6C_DD1D
     }
 }
