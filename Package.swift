@@ -42,12 +42,12 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.19"),
     ],
     targets: [
         // MARK: - System libraries
         .systemLibrary(name: "CBLAS", pkgConfig: "openblas", providers: [.apt(["libopenblas-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         // FFmpeg's demuxers, decoders, encoders and scaler; only BlazeVideo (and so the CLI) links them.
         .systemLibrary(name: "CFFmpeg", pkgConfig: "libavformat",
@@ -88,7 +88,7 @@ let package = Package(
 
         // MARK: - Tools
         .target(name: "BlazeConverter",
-                dependencies: ["BlazeModelFormat", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
+                dependencies: ["BlazeModelFormat", "CZlib"],
                 path: "Tools/BlazeConverter", exclude: ["README.md"]),
         .executableTarget(name: "blaze-convert",
                           dependencies: ["BlazeConverter", "BlazeModelFormat",
@@ -106,7 +106,7 @@ let package = Package(
         .testTarget(name: "BlazeKernelsTests", dependencies: ["BlazeKernels"]),
         .testTarget(name: "BlazeRuntimeTests", dependencies: ["BlazeRuntime", "BlazeKit", "BlazeModelFormat"],
                     resources: [.copy("Fixtures")]),
-        .testTarget(name: "BlazeConverterTests", dependencies: ["BlazeConverter", "BlazeModelFormat"]),
+        .testTarget(name: "BlazeConverterTests", dependencies: ["BlazeConverter", "BlazeModelFormat", "CZlib"]),
         .testTarget(name: "BlazeImageTests", dependencies: ["BlazeImage"], resources: [.copy("Fixtures")]),
         .testTarget(name: "BlazeVideoTests", dependencies: ["BlazeVideo", "BlazeImage"]),
         // Runs the built `blaze` executable (batch, video, damaged inputs); reads photos in Tests/BlazeKitTests/Fixtures by path.

@@ -1,5 +1,4 @@
 import Foundation
-import ZIPFoundation
 
 /// A MediaPipe `.task` bundle: a zip archive holding one or more `.tflite` models.
 public struct TaskBundle {
@@ -13,25 +12,47 @@ public struct TaskBundle {
 
     public let entries: [Entry]
 
+    /// Largest bundle file read (`.task` bundles are tens of megabytes).
+    public static let maxFileBytes = 1 << 30
+
     /// Reads every `.tflite` entry of the bundle at `url`, in archive order.
+    ///
+    /// - Throws: ``ConverterError/bundle(_:)`` naming the file (and entry) at fault: unreadable, larger than
+    ///   ``maxFileBytes``, not a zip, no `.tflite` entry, or an entry that fails ``init(bytes:name:)``'s checks.
     public init(url: URL) throws {
-        let archive: Archive
+        let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? nil
+        guard let size else { throw ConverterError.bundle("\(url.path) cannot be read") }
+        guard size <= TaskBundle.maxFileBytes else {
+            throw ConverterError.bundle("\(url.path) is \(size) bytes, more than the \(TaskBundle.maxFileBytes) a bundle may have")
+        }
+        let data: Data
         do {
-            archive = try Archive(url: url, accessMode: .read)
+            data = try Data(contentsOf: url)
         } catch {
-            throw ConverterError.bundle("\(url.path) is not a readable zip archive: \(error)")
+            throw ConverterError.bundle("\(url.path) cannot be read: \(error.localizedDescription)")
         }
-        var entries: [Entry] = []
-        for entry in archive where entry.type == .file && entry.path.lowercased().hasSuffix(".tflite") {
-            var data = Data()
-            do {
-                _ = try archive.extract(entry, skipCRC32: false) { data.append($0) }
-            } catch {
-                throw ConverterError.bundle("cannot extract '\(entry.path)' from \(url.path): \(error)")
+        try self.init(bytes: [UInt8](data), name: url.path)
+    }
+
+    /// Reads every `.tflite` entry of a bundle held in memory; `name` stands for the file in errors.
+    ///
+    /// Entries are inflated from their own compressed bytes only, into at most their declared size (at
+    /// most 512 MiB each and 1 GiB in all), with their CRC-32 checked: a truncated or corrupt stream, one
+    /// that inflates beyond its declared size (a zip bomb) or declared sizes beyond the caps are errors
+    /// before the memory is spent.
+    public init(bytes: [UInt8], name: String) throws {
+        let archive = try ZipArchive(bytes: bytes, name: name)
+        let models = archive.entries.filter { !$0.isDirectory && $0.path.lowercased().hasSuffix(".tflite") }
+        // Every declared size is checked before the first entry is inflated.
+        var total = 0
+        for entry in models {
+            total = total.addingReportingOverflow(entry.uncompressedSize).partialValue
+            guard total >= 0, total <= archive.limits.totalBytes else {
+                throw ConverterError.bundle("\(name): its .tflite entries declare more than \(archive.limits.totalBytes) bytes in all")
             }
-            entries.append(Entry(path: entry.path, bytes: [UInt8](data)))
         }
-        guard !entries.isEmpty else { throw ConverterError.bundle("\(url.path) holds no .tflite entries") }
+        let entries = try models.map { Entry(path: $0.path, bytes: try archive.extract($0)) }
+        guard !entries.isEmpty else { throw ConverterError.bundle("\(name) holds no .tflite entries") }
         self.entries = entries
     }
 
