@@ -6,11 +6,11 @@
 # out-of-memory; the input that caused it is left in .build-fuzz/artifacts/TARGET/ (crash-…, leak-…,
 # timeout-…). Targets: png, jpeg (BlazeImage: decoders and EXIF), video (BlazeVideo reading from memory
 # through a custom AVIOContext), bkm (BlazeModelFormat's reader and BlazeRuntime's planner), tflite and
-# task (BlazeConverter: the FlatBuffer reader, the zip bundle and the importer).
+# task (BlazeConverter: the FlatBuffer reader, the zip reader of .task bundles and the importer).
 #
 # The modules a target needs are compiled from the package's sources with swiftc (SwiftPM cannot build a
 # library-only fuzzing binary), instrumented for coverage and AddressSanitizer, into .build-fuzz/.
-# Set FUZZ_JOBS=N to run N libFuzzer workers in parallel.
+# Run two targets at once on two cores by starting two fuzz.sh processes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -27,7 +27,7 @@ fi
 OUT=$ROOT/.build-fuzz
 mkdir -p "$OUT/modules" "$OUT/artifacts/$target" "$OUT/work"
 SAN=(-sanitize=fuzzer,address -parse-as-library -O -g)
-INC=(-I "$OUT/modules" -I Sources/CPNG -I Sources/CJPEG -I Sources/CFFmpeg -I Sources/CBLAS
+INC=(-I "$OUT/modules" -I Sources/CPNG -I Sources/CJPEG -I Sources/CFFmpeg -I Sources/CBLAS -I Sources/CZlib
      $(pkg-config --cflags-only-I libavformat | sed 's/-I/-Xcc -I/g'))
 HASWELL=(-target-cpu haswell -D BLAZEKIT_FMA)
 
@@ -40,16 +40,6 @@ module() {
   echo "fuzz.sh: compiling $name" >&2
   swiftc "${SAN[@]}" "${INC[@]}" "$@" -module-name "$name" -emit-module -emit-module-path "$OUT/modules/$name.swiftmodule" \
     -emit-library -static -o "$lib" $sources 2> >(grep -v "Cannot export local symbol" >&2)
-}
-
-# Flags for ZIPFoundation and every module that imports it (its CZlib module map must be visible).
-ZIPINC=(-I .build/checkouts/ZIPFoundation/Sources/CZLib)
-zipfoundation() {
-  local dir=.build/checkouts/ZIPFoundation/Sources/ZIPFoundation
-  [[ -d $dir ]] || swift package resolve >&2
-  # As ZIPFoundation's own Package.swift builds it on Linux: zlib through the CZlib module map, and
-  # _GNU_SOURCE for fopencookie (the in-memory archive backing).
-  module ZIPFoundation "$dir/*.swift" "${ZIPINC[@]}" -Xcc -D_GNU_SOURCE=1
 }
 
 case $target in
@@ -68,9 +58,8 @@ case $target in
     libs=(-lBlazeRuntime -lBlazeKernels -lBlazeKernelsAVX512 -lBlazeModelFormat -lopenblas) ;;
   tflite|task)
     module BlazeModelFormat "Sources/BlazeModelFormat/*.swift"
-    zipfoundation
-    module BlazeConverter "Tools/BlazeConverter/*.swift" "${ZIPINC[@]}"
-    libs=("${ZIPINC[@]}" -lBlazeConverter -lZIPFoundation -lBlazeModelFormat -lz) ;;
+    module BlazeConverter "Tools/BlazeConverter/*.swift"
+    libs=(-lBlazeConverter -lBlazeModelFormat -lz) ;;
 esac
 
 binary="$OUT/fuzz-$target"
@@ -85,11 +74,10 @@ corpus="$OUT/work/$target"
 mkdir -p "$corpus"
 cp -n Tools/fuzz/corpus/"$target"/* "$corpus"/ 2>/dev/null || true
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=1}
-jobs=${FUZZ_JOBS:-1}
 log="$OUT/artifacts/$target/last-run.log"
 set +e
 "$binary" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=3072 -print_final_stats=1 \
-  -artifact_prefix="$OUT/artifacts/$target/" -jobs="$jobs" -workers="$jobs" "${extra[@]}" "$corpus" Tools/fuzz/corpus/"$target" \
+  -artifact_prefix="$OUT/artifacts/$target/" "${extra[@]}" "$corpus" Tools/fuzz/corpus/"$target" \
   2>&1 | tee "$log" | grep -vE '^#[0-9]+[[:space:]]+(NEW|REDUCE|pulse)|^"|Uses: ' >&2
 status=${PIPESTATUS[0]}
 set -e
