@@ -42,6 +42,10 @@ module() {
     -emit-library -static -o "$lib" $sources 2> >(grep -v "Cannot export local symbol" >&2)
 }
 
+# Two fuzz.sh processes (two targets on two cores) may need the same module: build under a lock.
+exec 9>"$OUT/build.lock"
+flock 9
+
 case $target in
   png|jpeg)
     module BlazeImage "Sources/BlazeImage/*.swift" "${HASWELL[@]}"
@@ -68,6 +72,8 @@ if [[ ! -f "$binary" || "$binary" -ot "Tools/fuzz/$target.swift" || -n "$(find "
   swiftc "${SAN[@]}" "${INC[@]}" -L "$OUT/modules" "Tools/fuzz/$target.swift" "${libs[@]}" -o "$binary" \
     2> >(grep -v "Cannot export local symbol" >&2)
 fi
+
+flock -u 9
 
 # Work on a copy of the seeds: new inputs libFuzzer finds stay out of the repository.
 corpus="$OUT/work/$target"
