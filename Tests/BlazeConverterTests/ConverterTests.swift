@@ -177,3 +177,17 @@ struct SHA256Tests {
         }
     }
 }
+
+@Suite struct TensorShapeLimitTests {
+    /// A zero-sized shape whose other dimensions are huge has no elements, but the lowering multiplies subsets
+    /// of its dimensions (MEAN over the zero axis keeps the rest): such shapes are refused at import. The
+    /// fuzz target `tflite` crashed on this (overflow trap); its input is the seed
+    /// Tools/fuzz/corpus/tflite/regression-mean-zero-dim.tflite.
+    @Test func zeroSizedShapesWithHugeDimensionsAreRefused() throws {
+        #expect(try elementCount([2, 3, 4], tensor: "t") == 24)
+        #expect(try elementCount([0, 5], tensor: "t") == 0)
+        #expect(throws: ConverterError.self) { try elementCount([0, 1 << 40, 1 << 40], tensor: "t") }
+        #expect(throws: ConverterError.self) { try elementCount([0, 1 << 20, 1 << 20], tensor: "t") }
+        #expect(throws: ConverterError.self) { try elementCount([1 << 16, 1 << 16], tensor: "t") }
+    }
+}

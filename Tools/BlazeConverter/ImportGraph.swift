@@ -167,15 +167,21 @@ func checkedElementCount(_ shape: [Int]) -> Int? {
 }
 
 /// The element count of `shape`, checked against overflow and the model format's limit.
+///
+/// The product of the dimensions with every 0 counted as 1 must stay within 2^31 too: a zero-sized
+/// tensor like `[0, 2^40, 2^40]` has no elements, yet the lowering multiplies subsets of its dimensions
+/// (a MEAN over axis 0 keeps `[1, 2^40, 2^40]`), which would overflow. Found by `Tools/fuzz.sh tflite`.
 func elementCount(_ shape: [Int], tensor: String) throws -> Int {
-    var n = 1
+    var n = 1, bound = 1
     for d in shape {
         guard d >= 0 else { throw ConverterError.badTensor(name: tensor, reason: "shape \(shape) has a negative dimension") }
         let (m, overflow) = n.multipliedReportingOverflow(by: d)
-        guard !overflow, m <= (1 << 31) else {
+        let (b, boundOverflow) = bound.multipliedReportingOverflow(by: max(d, 1))
+        guard !overflow, !boundOverflow, m <= (1 << 31), b <= (1 << 31) else {
             throw ConverterError.badTensor(name: tensor, reason: "shape \(shape) has too many elements")
         }
         n = m
+        bound = b
     }
     return n
 }
