@@ -191,3 +191,18 @@ struct SHA256Tests {
         #expect(throws: ConverterError.self) { try elementCount([1 << 16, 1 << 16], tensor: "t") }
     }
 }
+
+/// Inputs that crashed `Tools/fuzz.sh tflite` (kept as seeds in Tools/fuzz/corpus/tflite): each now converts
+/// to a clear error instead of trapping.
+@Suite struct FuzzRegressionTests {
+    static let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Tools/fuzz/corpus/tflite")
+
+    @Test(arguments: ["regression-mean-zero-dim.tflite", "regression-fc-omitted-weights.tflite"])
+    func crashingInputsAreErrors(file: String) throws {
+        let bytes = try [UInt8](Data(contentsOf: Self.corpus.appendingPathComponent(file)))
+        #expect(throws: ConverterError.self) {
+            try ModelConverter.convert(ConversionRequest(tflite: bytes, sourceFile: file, inputRange: [0, 1]))
+        }
+    }
+}
