@@ -70,28 +70,22 @@ extension Image {
             let w = Int(width), h = Int(height)
             try Image.validateSize(width: w, height: h, name: name)
 
+            /// Decompresses into a new buffer of `channels` bytes per pixel in TurboJPEG pixel format `format`.
+            func decompress(channels: Int32, format: TJPF) throws -> [UInt8] {
+                var out = [UInt8](repeating: 0, count: w * h * Int(channels))
+                let status = out.withUnsafeMutableBufferPointer {
+                    tjDecompress2(handle, source, size, $0.baseAddress, width, width * channels, height,
+                                  Int32(format.rawValue), Image.jpegDecodeFlags)
+                }
+                guard status == 0 else { throw ImageError.jpegDecodingFailed(name: name, reason: turboJPEGFailure(handle)) }
+                return out
+            }
             switch colorspace {
             case Int32(TJCS_CMYK.rawValue), Int32(TJCS_YCCK.rawValue):
-                var cmyk = [UInt8](repeating: 0, count: w * h * 4)
-                let status = cmyk.withUnsafeMutableBufferPointer { out in
-                    tjDecompress2(handle, source, size, out.baseAddress, width, width * 4, height,
-                                  Int32(TJPF_CMYK.rawValue), Image.jpegDecodeFlags)
-                }
-                guard status == 0 else {
-                    throw ImageError.jpegDecodingFailed(name: name, reason: turboJPEGFailure(handle))
-                }
-                return (invertedCMYKToRGB(cmyk, pixelCount: w * h), w, h)
+                return (invertedCMYKToRGB(try decompress(channels: 4, format: TJPF_CMYK), pixelCount: w * h), w, h)
             case Int32(TJCS_GRAY.rawValue), Int32(TJCS_YCbCr.rawValue), Int32(TJCS_RGB.rawValue):
                 // libjpeg-turbo replicates gray to RGB itself (the same bytes as decoding gray and copying).
-                var rgb = [UInt8](repeating: 0, count: w * h * 3)
-                let status = rgb.withUnsafeMutableBufferPointer { out in
-                    tjDecompress2(handle, source, size, out.baseAddress, width, width * 3, height,
-                                  Int32(TJPF_RGB.rawValue), Image.jpegDecodeFlags)
-                }
-                guard status == 0 else {
-                    throw ImageError.jpegDecodingFailed(name: name, reason: turboJPEGFailure(handle))
-                }
-                return (rgb, w, h)
+                return (try decompress(channels: 3, format: TJPF_RGB), w, h)
             default:
                 throw ImageError.jpegDecodingFailed(
                     name: name, reason: "unsupported JPEG colour space \(colorspace); expected gray, YCbCr, RGB, CMYK or YCCK")

@@ -141,10 +141,7 @@ final class FFmpegDecoder: @unchecked Sendable {
     deinit { release() }
 
     private func release() {
-        if scaler != nil { sws_freeContext(scaler); scaler = nil }
-        if frame != nil { av_frame_free(&frame) }
-        if packet != nil { av_packet_free(&packet) }
-        if codec != nil { avcodec_free_context(&codec) }
+        freeCodecObjects(&scaler, &frame, &packet, &codec)
         if format != nil { avformat_close_input(&format) }
     }
 
@@ -157,11 +154,15 @@ final class FFmpegDecoder: @unchecked Sendable {
             let received = avcodec_receive_frame(codec, frame)
             if received == 0 {
                 defer { av_frame_unref(frame) }
-                if pendingError == nil, frame.pointee.decode_error_flags != 0 || frame.pointee.flags & AV_FRAME_FLAG_CORRUPT != 0 {
-                    pendingError = .damaged(path: path, framesDecoded: delivered, byteOffset: lastPacketOffset,
-                                            reason: "frame \(delivered) decoded with errors")
+                if frame.pointee.decode_error_flags != 0 || frame.pointee.flags & AV_FRAME_FLAG_CORRUPT != 0 {
+                    if pendingError == nil {
+                        pendingError = .damaged(path: path, framesDecoded: delivered, byteOffset: lastPacketOffset,
+                                                reason: "frame \(delivered) decoded with errors")
+                    }
+                    continue   // never a concealed frame
                 }
-                if pendingError != nil { continue }   // drain without delivering anything after the damage
+                // After damage the decoder is drained: frames still in its reorder buffer were decoded from
+                // the packets before the damaged one, and come out too.
                 return try convert(frame)
             }
             if received == blaze_averror_eof() {

@@ -61,3 +61,12 @@ func isSupportedFrameSize(_ width: Int, _ height: Int) -> Bool {
     width > 0 && height > 0 && width <= Image.maxDimension && height <= Image.maxDimension
         && width * height <= Image.maxPixelCount
 }
+
+/// Frees what a decoder or encoder owns besides its container, leaving every pointer nil.
+func freeCodecObjects(_ scaler: inout OpaquePointer?, _ frame: inout UnsafeMutablePointer<AVFrame>?,
+                      _ packet: inout UnsafeMutablePointer<AVPacket>?, _ codec: inout UnsafeMutablePointer<AVCodecContext>?) {
+    if scaler != nil { sws_freeContext(scaler); scaler = nil }
+    if frame != nil { av_frame_free(&frame) }
+    if packet != nil { av_packet_free(&packet) }
+    if codec != nil { avcodec_free_context(&codec) }
+}

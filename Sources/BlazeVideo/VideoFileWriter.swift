@@ -150,10 +150,7 @@ public final class VideoFileWriter {
     deinit { release() }
 
     private func release() {
-        if scaler != nil { sws_freeContext(scaler); scaler = nil }
-        if frame != nil { av_frame_free(&frame) }
-        if packet != nil { av_packet_free(&packet) }
-        if codec != nil { avcodec_free_context(&codec) }
+        freeCodecObjects(&scaler, &frame, &packet, &codec)
         if let format {
             if fileOpen { avio_closep(&format.pointee.pb); fileOpen = false }
             avformat_free_context(format)
