@@ -49,6 +49,12 @@ public final class VideoFileReader {
         public var timestampMs: Int
         public var previousTimestampMs: Int
 
+        public init(index: Int, timestampMs: Int, previousTimestampMs: Int) {
+            self.index = index
+            self.timestampMs = timestampMs
+            self.previousTimestampMs = previousTimestampMs
+        }
+
         public var description: String {
             "frame \(index) skipped: its timestamp \(timestampMs) ms does not increase on the previous frame's \(previousTimestampMs) ms"
         }

@@ -294,8 +294,7 @@ struct MediaRun<Result> {
         do {
             while let frame = try reader.nextFrame() {
                 if let previous = gate.admit(frame.timestampMs) {
-                    warn("\(name): frame \(frame.index) skipped: its timestamp \(frame.timestampMs) ms does not increase "
-                         + "on the previous frame's \(previous) ms")
+                    warn("\(name): \(VideoFileReader.SkippedFrame(index: frame.index, timestampMs: frame.timestampMs, previousTimestampMs: previous))")
                     try overlayFrame(frame, lastResult)
                     continue
                 }
