@@ -77,9 +77,9 @@ func smallInts(_ count: Int, seed: UInt32 = 12345, span: Int = 7) -> [Float] {
     }
 }
 
-// MARK: - Plain-loop references (NHWC, batch 1)
+// MARK: - Reference twins: plain loops (NHWC, batch 1), one per op, named `<op>Reference`
 
-func referenceConv(_ x: [Float], h: Int, w: Int, cin: Int, weights: [Float], bias: [Float], cout: Int, k: Int,
+func convReference(_ x: [Float], h: Int, w: Int, cin: Int, weights: [Float], bias: [Float], cout: Int, k: Int,
                    stride: Int, padTop: Int, padLeft: Int, oh: Int, ow: Int, lo: Float = -.infinity, hi: Float = .infinity) -> [Float] {
     var out = [Float](repeating: 0, count: oh * ow * cout)
     for oy in 0..<oh { for ox in 0..<ow { for o in 0..<cout {
@@ -94,7 +94,7 @@ func referenceConv(_ x: [Float], h: Int, w: Int, cin: Int, weights: [Float], bia
     return out
 }
 
-func referenceDepthwise(_ x: [Float], h: Int, w: Int, c: Int, weights: [Float], bias: [Float], k: Int,
+func depthwiseReference(_ x: [Float], h: Int, w: Int, c: Int, weights: [Float], bias: [Float], k: Int,
                         stride: Int, padTop: Int, padLeft: Int, oh: Int, ow: Int) -> [Float] {
     var out = [Float](repeating: 0, count: oh * ow * c)
     for oy in 0..<oh { for ox in 0..<ow { for ch in 0..<c {
@@ -110,7 +110,7 @@ func referenceDepthwise(_ x: [Float], h: Int, w: Int, c: Int, weights: [Float], 
 }
 
 /// Max pooling where padded cells are ignored.
-func referenceMaxPool(_ x: [Float], h: Int, w: Int, c: Int, k: Int, stride: Int, pad: Int, oh: Int, ow: Int) -> [Float] {
+func maxPoolReference(_ x: [Float], h: Int, w: Int, c: Int, k: Int, stride: Int, pad: Int, oh: Int, ow: Int) -> [Float] {
     var out = [Float](repeating: 0, count: oh * ow * c)
     for oy in 0..<oh { for ox in 0..<ow { for ch in 0..<c {
         var m = -Float.infinity
@@ -124,7 +124,7 @@ func referenceMaxPool(_ x: [Float], h: Int, w: Int, c: Int, k: Int, stride: Int,
     return out
 }
 
-func referenceDepthToSpace(_ x: [Float], h: Int, w: Int, c: Int, block b: Int) -> [Float] {
+func depthToSpaceReference(_ x: [Float], h: Int, w: Int, c: Int, block b: Int) -> [Float] {
     let oc = c / (b * b)
     var out = [Float](repeating: 0, count: x.count)
     for oy in 0..<(h * b) { for ox in 0..<(w * b) { for ch in 0..<oc {
@@ -375,7 +375,7 @@ func referenceDepthToSpace(_ x: [Float], h: Int, w: Int, c: Int, block b: Int) -
     }
 
     @Test(arguments: [(2, 1), (5, 1), (5, 2), (16, 2), (3, 2)])
-    func spatialConvMatchesPlainLoops(cout: Int, threads: Int) throws {
+    func spatialConvMatchesReference(cout: Int, threads: Int) throws {
         // cout ≤ 4 runs the direct kernel, larger the im2col GEMM; 16×16×8 → 16 is large enough to split.
         let (h, w, cin) = cout == 16 ? (16, 16, 8) : (5, 6, 3)
         let stride = cout == 3 ? 2 : 1
@@ -387,14 +387,14 @@ func referenceDepthToSpace(_ x: [Float], h: Int, w: Int, c: Int, block b: Int) -
         g.outputs = [g.op(.conv2d, [x, wv, bv], [1, oh, ow, cout], window(strides: stride, pads: [1, 1, 1, 1], activation: "relu"))]
         let input = smallInts(h * w * cin)
         let out = try g.session(threads: threads).run(input)
-        let expected = referenceConv(input, h: h, w: w, cin: cin, weights: weights, bias: bias, cout: cout, k: 3,
+        let expected = convReference(input, h: h, w: w, cin: cin, weights: weights, bias: bias, cout: cout, k: 3,
                                      stride: stride, padTop: 1, padLeft: 1, oh: oh, ow: ow, lo: 0)
         #expect(out == [expected])
         #expect(expected.contains { $0 > 0 } && expected.contains(0))
     }
 
     @Test(arguments: [(1, 1), (2, 1), (1, 2)])
-    func depthwiseMatchesPlainLoops(stride: Int, threads: Int) throws {
+    func depthwiseMatchesReference(stride: Int, threads: Int) throws {
         let (h, w, c) = threads == 2 ? (16, 16, 48) : (7, 5, 4)
         let oh = (h + 2 - 3) / stride + 1, ow = (w + 2 - 3) / stride + 1
         var g = TinyGraph()
@@ -404,7 +404,7 @@ func referenceDepthToSpace(_ x: [Float], h: Int, w: Int, c: Int, block b: Int) -
         g.outputs = [g.op(.depthwiseConv2d, [x, wv, bv], [1, oh, ow, c], window(strides: stride, pads: [1, 1, 1, 1]))]
         let input = smallInts(h * w * c)
         let out = try g.session(threads: threads).run(input)
-        #expect(out == [referenceDepthwise(input, h: h, w: w, c: c, weights: weights, bias: bias, k: 3,
+        #expect(out == [depthwiseReference(input, h: h, w: w, c: c, weights: weights, bias: bias, k: 3,
                                            stride: stride, padTop: 1, padLeft: 1, oh: oh, ow: ow)])
     }
 
@@ -432,7 +432,7 @@ func referenceDepthToSpace(_ x: [Float], h: Int, w: Int, c: Int, block b: Int) -
         g.outputs = [g.op(.maxPool2d, [x], [1, 3, 2, 2], ["filter": .ints([3, 3]), "strides": .ints([2, 2]), "pads": .ints([1, 1, 1, 1])])]
         let input = pseudoRandom(40, in: -10 ... -1)
         let out = try g.session().run(input)
-        #expect(out == [referenceMaxPool(input, h: 5, w: 4, c: 2, k: 3, stride: 2, pad: 1, oh: 3, ow: 2)])
+        #expect(out == [maxPoolReference(input, h: 5, w: 4, c: 2, k: 3, stride: 2, pad: 1, oh: 3, ow: 2)])
         #expect(out[0].allSatisfy { $0 < 0 })
     }
 
@@ -466,7 +466,7 @@ func referenceDepthToSpace(_ x: [Float], h: Int, w: Int, c: Int, block b: Int) -
         #expect(Array(out[0][2..<4]) == [2, 3])
         // Output pixel (1,0): input pixel (0,0), dy=1: channels 4,5.
         #expect(Array(out[0][12..<14]) == [4, 5])
-        #expect(out == [referenceDepthToSpace(input, h: 2, w: 3, c: 8, block: 2)])
+        #expect(out == [depthToSpaceReference(input, h: 2, w: 3, c: 8, block: 2)])
     }
 
     @Test func concatenation() throws {
@@ -545,13 +545,13 @@ func referenceDepthToSpace(_ x: [Float], h: Int, w: Int, c: Int, block b: Int) -
         let input = smallInts(48, seed: 99, span: 4)
         let out = try g.session(threads: threads).run(input)
 
-        let ra = referenceConv(input, h: 4, w: 4, cin: 3, weights: wv, bias: bv, cout: 4, k: 1, stride: 1, padTop: 0, padLeft: 0,
+        let ra = convReference(input, h: 4, w: 4, cin: 3, weights: wv, bias: bv, cout: 4, k: 1, stride: 1, padTop: 0, padLeft: 0,
                                oh: 4, ow: 4, lo: 0, hi: 6)
         var rp = [Float](repeating: 0, count: 6 * 6 * 4)
         for y in 0..<4 { for x in 0..<4 { for c in 0..<4 { rp[((y + 1) * 6 + x + 1) * 4 + c] = ra[(y * 4 + x) * 4 + c] } } }
-        let rm = referenceMaxPool(rp, h: 6, w: 6, c: 4, k: 3, stride: 1, pad: 0, oh: 4, ow: 4)
+        let rm = maxPoolReference(rp, h: 6, w: 6, c: 4, k: 3, stride: 1, pad: 0, oh: 4, ow: 4)
         let rs = zip(ra, rm).map(+)
-        let rd = referenceDepthToSpace(rs, h: 4, w: 4, c: 4, block: 2)
+        let rd = depthToSpaceReference(rs, h: 4, w: 4, c: 4, block: 2)
         #expect(out[0] == rd)
         #expect(out[1] == [rd.reduce(0, +) / 64])
         #expect(ra.contains(6) && ra.contains(0), "the test input should exercise both clamp bounds")
