@@ -567,31 +567,19 @@ func tempDirectory() throws -> URL {
 }
 
 @Suite struct BuiltinModelTests {
-    static let sourceSHA256: [BuiltinModel: String] = [
-        .poseDetection: "9ba9dd3d42efaaba86b4ff0122b06f29c4122e756b329d89dca1e297fd8f866c",
-        .poseLandmarkFull: "e9a5c5cb17f736fafd4c2ec1da3b3d331d6edbe8a0d32395855aeb2cdfd64b9f",
-        .poseLandmarkLite: "f17bfbecadb61c3be1baa8b8d851cc6619c870a87167b32848ad20db306b9d61",
-        .palmDetectionFull: "1b14e9422c6ad006cde6581a46c8b90dd573c07ab7f3934b5589e7cea3f89a54",
-        .palmDetectionLite: "e9a4aaddf90dda56a87235303cf00e4c2d3fb28725f68fd88772997dac905c18",
-        .handLandmarkFull: "11c272b891e1a99ab034208e23937a8008388cf11ed2a9d776ed3d01d0ba00e3",
-        .handLandmarkLite: "048edd3645c9bf7397d19a9f6e3a42957d6e414c9bea6598030a2e9b624156e6",
-    ]
-
+    /// Each packaged `.bkm` says in its metadata what `KnownModel.all` says of it: the files were
+    /// converted from the originals the table pins, with the input the table states.
     @Test(arguments: BuiltinModel.allCases)
     func loadsWithTheExpectedContract(_ model: BuiltinModel) throws {
         let file = try model.load()
         let m = file.metadata
+        let facts = model.facts
+        #expect(facts.name == model.rawValue)
         #expect(m.name == model.rawValue)
-        #expect(m.sourceFile == model.rawValue + ".tflite")
-        #expect(m.sourceSHA256 == Self.sourceSHA256[model])
+        #expect(m.sourceFile == facts.sourceFile)
+        #expect(m.sourceSHA256 == facts.sourceSHA256)
         #expect(m.input.colorOrder == "rgb")
-        let name = model.rawValue
-        let (shape, range): ([Int], [Float]) =
-            name == "pose_detection" ? ([1, 224, 224, 3], [-1, 1])
-            : name.hasPrefix("pose_landmark_") ? ([1, 256, 256, 3], [0, 1])
-            : name.hasPrefix("palm_detection_") ? ([1, 192, 192, 3], [0, 1])
-            : name.hasPrefix("hand_landmark_") ? ([1, 224, 224, 3], [0, 1])
-            : ([], [])
+        let (shape, range) = (facts.inputShape, facts.inputRange)
         #expect(m.input.shape == shape)
         #expect(m.input.valueRange == range)
         // The metadata agrees with the graph, and the graph plans.
@@ -603,8 +591,24 @@ func tempDirectory() throws -> URL {
         #expect(session.outputDescriptions == m.outputs)
     }
 
-    @Test func eachModelHasAnExpectedHash() {
-        #expect(Set(Self.sourceSHA256.keys) == Set(BuiltinModel.allCases))
+    @Test func theCasesAreTheKnownModels() {
+        #expect(BuiltinModel.allCases.map(\.rawValue) == KnownModel.all.map(\.name))
+        for model in BuiltinModel.allCases {
+            #expect(model.fileName == model.rawValue + ".bkm")
+            #expect(model.taskBundleEntryName + ".tflite" == model.facts.taskBundleEntry)
+        }
+    }
+
+    /// The entry names the landmarkers look up in an official `.task` bundle.
+    @Test func taskBundleEntryNamesAreMediaPipes() {
+        let entries = BuiltinModel.allCases.map { ($0, $0.taskBundleEntryName) }
+        let expected: [BuiltinModel: String] = [
+            .poseDetection: "pose_detector", .poseLandmarkFull: "pose_landmarks_detector",
+            .poseLandmarkLite: "pose_landmarks_detector", .palmDetectionFull: "hand_detector",
+            .palmDetectionLite: "hand_detector", .handLandmarkFull: "hand_landmarks_detector",
+            .handLandmarkLite: "hand_landmarks_detector",
+        ]
+        for (model, entry) in entries { #expect(entry == expected[model], "\(model)") }
     }
 
     @Test func truncatedCopyIsRejected() throws {
