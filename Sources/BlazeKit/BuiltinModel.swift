@@ -7,7 +7,8 @@ import BlazeModels
 import Foundation
 
 /// The seven Blaze networks that ship with BlazeKit, converted from MediaPipe 0.10.14's
-/// `.tflite` files (see `Models/README.md` for provenance).
+/// `.tflite` files (see `Models/README.md` for provenance). Their facts (source hash, input shape and
+/// range, `.task` entry) live in ``KnownModel/all``, shared with the converter.
 public enum BuiltinModel: String, CaseIterable, Sendable, Codable {
     case poseDetection = "pose_detection"
     case poseLandmarkFull = "pose_landmark_full"
@@ -17,8 +18,21 @@ public enum BuiltinModel: String, CaseIterable, Sendable, Codable {
     case handLandmarkFull = "hand_landmark_full"
     case handLandmarkLite = "hand_landmark_lite"
 
+    /// The model's entry in the shared facts table: source file and SHA-256, input shape and range,
+    /// `.task` entry.
+    public var facts: KnownModel {
+        guard let facts = KnownModel.named(rawValue) else {
+            preconditionFailure("BuiltinModel.\(self): no KnownModel named '\(rawValue)' in KnownModel.all")
+        }
+        return facts
+    }
+
     /// The file name inside the package's model resources, e.g. `pose_landmark_full.bkm`.
-    public var fileName: String { rawValue + "." + ModelFileFormat.fileExtension }
+    public var fileName: String { facts.fileName }
+
+    /// The name of this model's entry in MediaPipe's official `.task` bundles, without `.tflite`:
+    /// `pose_detector`, `pose_landmarks_detector`, `hand_detector` or `hand_landmarks_detector`.
+    public var taskBundleEntryName: String { facts.taskBundleEntryName }
 
     /// Where the built-in file lives, found through the package's resource bundle with no configuration.
     public var url: URL {

@@ -1,3 +1,5 @@
+import BlazeModelFormat
+
 /// One operator the converter cannot translate, with enough context to find it in the model.
 public struct UnsupportedOperator: Sendable, Equatable, CustomStringConvertible {
     /// The TFLite builtin name, e.g. `SQUEEZE`.
@@ -60,8 +62,8 @@ public enum ConverterError: Error, Equatable, CustomStringConvertible, Sendable 
         case .badGraph(let reason):
             return "bad graph: \(reason)"
         case .unknownInputRange(let model):
-            return "model '\(model)' is not one of the known Blaze models, so its input value range is unknown; "
-                + "pass it with --input-range LO,HI (e.g. --input-range 0,1)"
+            return "model '\(model)' is not one of the known Blaze models (\(KnownModel.all.map(\.name).joined(separator: ", ")) "
+                + "or their .task entries), so its input value range is unknown; pass it with --input-range LO,HI (e.g. --input-range 0,1)"
         case .invalidArgument(let reason):
             return reason
         case .bundle(let reason):
