@@ -11,9 +11,9 @@ What it writes:
 * onehand10k_1402_cut.png: the left 150 columns of OneHand10K photo 1402, which cut the thumb and the index
   fingertip off at the image's right edge (MediaPipe still finds the hand and puts those joints outside).
 * vision_fixtures.json: for those two photos (target BlazeVisionTests) and for
-  Tests/BlazeKitTests/Fixtures/hand/panoptic_ex2_2.flv_000040_l.png (target BlazeKitTests; the tests read it by path): the person's wrists as humans labelled them in the source data set
-  (MPII's "l wrist"/"r wrist", Panoptic's _l/_r hand annotations), normalized with the origin at the top-left
-  and moved into the crop; and what MediaPipe Tasks' HandLandmarker (full model, IMAGE mode, 2 hands) and
+  Tests/BlazeKitTests/Fixtures/hand/panoptic_ex2_2.flv_000040_l.png (target BlazeKitTests; the tests read it
+  by path): the person's wrists as people labelled them in the source data set (MPII's "l wrist"/"r wrist",
+  Panoptic's _l/_r hand annotations), normalized with the origin at the top-left and moved into the crop; and what MediaPipe Tasks' HandLandmarker (full model, IMAGE mode, 2 hands) and
   PoseLandmarker (full, 1 pose) report on the photo and on its horizontally flipped copy: each hand's
   handedness label and wrist, the pose's LEFT_WRIST (15) and RIGHT_WRIST (16), and which hand landmarks lie
   outside the image.
