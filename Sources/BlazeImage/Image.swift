@@ -1,3 +1,4 @@
+import Foundation
 /// How the stored pixels of an ``Image`` must be transformed to display upright, with the case names
 /// and meaning of iOS `UIImage.Orientation`.
 ///
@@ -247,4 +248,10 @@ public struct Image: Sendable, Equatable {
         }
         return Image(validatedPixels: out, width: ow, height: oh, orientation: .up)
     }
+}
+
+/// `localizedDescription` is the message that names the file, option or value at fault.
+extension ImageError: LocalizedError {
+    /// The same message as `description`.
+    public var errorDescription: String? { description }
 }

@@ -31,8 +31,7 @@ final class HandPipeline: LandmarkPipeline {
     init(options: HandLandmarkerOptions) throws {
         let full = options.model == .full
         let models = try TaskModelLocator.locate(options, detector: full ? .palmDetectionFull : .palmDetectionLite,
-                                                 landmarks: full ? .handLandmarkFull : .handLandmarkLite,
-                                                 bundleEntries: (detector: "hand_detector", landmarks: "hand_landmarks_detector"))
+                                                 landmarks: full ? .handLandmarkFull : .handLandmarkLite)
         let threads = options.baseOptions.threadCount
         detector = try PalmDetectorStage(model: models.detector, threadCount: threads)
         landmarkStage = try HandLandmarkStage(model: models.landmarks, threadCount: threads)

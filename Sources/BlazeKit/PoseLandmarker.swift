@@ -35,8 +35,7 @@ final class PosePipeline: LandmarkPipeline {
 
     init(options: PoseLandmarkerOptions) throws {
         let models = try TaskModelLocator.locate(
-            options, detector: .poseDetection, landmarks: options.model == .full ? .poseLandmarkFull : .poseLandmarkLite,
-            bundleEntries: (detector: "pose_detector", landmarks: "pose_landmarks_detector"))
+            options, detector: .poseDetection, landmarks: options.model == .full ? .poseLandmarkFull : .poseLandmarkLite)
         let threads = options.baseOptions.threadCount
         detector = try PoseDetectorStage(model: models.detector, threadCount: threads)
         segmentation = options.shouldOutputSegmentationMasks

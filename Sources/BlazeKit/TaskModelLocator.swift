@@ -12,8 +12,7 @@ import Foundation
 enum TaskModelLocator {
     /// The two model files for `options.baseOptions`; warns once on standard error when the options ask
     /// for `Delegate.GPU` (BlazeKit runs on the CPU, with the same results).
-    static func locate(_ options: TaskOptions, detector: BuiltinModel, landmarks: BuiltinModel,
-                       bundleEntries: (detector: String, landmarks: String)) throws -> (detector: ModelFile, landmarks: ModelFile) {
+    static func locate(_ options: TaskOptions, detector: BuiltinModel, landmarks: BuiltinModel) throws -> (detector: ModelFile, landmarks: ModelFile) {
         if options.baseOptions.delegate == .GPU {
             FileHandle.standardError.write(Data(("BlazeKit: baseOptions.delegate is .GPU, but BlazeKit has no GPU delegate; "
                 + "running on the CPU (same results)\n").utf8))
@@ -32,8 +31,8 @@ enum TaskModelLocator {
             return (try ModelFile(path: files[0]), try ModelFile(path: files[1]))
         }
         if path.lowercased().hasSuffix(".task") {
-            return (try TaskBundleModels.convert(path, entry: bundleEntries.detector),
-                    try TaskBundleModels.convert(path, entry: bundleEntries.landmarks))
+            return (try TaskBundleModels.convert(path, entry: detector.taskBundleEntryName),
+                    try TaskBundleModels.convert(path, entry: landmarks.taskBundleEntryName))
         }
         return (try detector.load(), try ModelFile(path: path))
     }

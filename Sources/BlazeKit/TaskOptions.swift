@@ -153,3 +153,9 @@ public enum TaskError: Error, Equatable, CustomStringConvertible, Sendable {
         }
     }
 }
+
+/// `localizedDescription` is the message that names the file, option or value at fault.
+extension TaskError: LocalizedError {
+    /// The same message as `description`.
+    public var errorDescription: String? { description }
+}

@@ -1,4 +1,5 @@
-import BlazeKit
+// Re-exported, so a port changes one import: `Image`, `MPImage` and the landmarkers come with this module.
+@_exported import BlazeKit
 import Foundation
 
 /// How images reach a ``PoseDetector`` (ML Kit's `PoseDetectorMode`).

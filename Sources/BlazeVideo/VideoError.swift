@@ -1,3 +1,4 @@
+import Foundation
 import BlazeImage
 import CFFmpeg
 
@@ -69,4 +70,10 @@ func freeCodecObjects(_ scaler: inout OpaquePointer?, _ frame: inout UnsafeMutab
     if frame != nil { av_frame_free(&frame) }
     if packet != nil { av_packet_free(&packet) }
     if codec != nil { avcodec_free_context(&codec) }
+}
+
+/// `localizedDescription` is the message that names the file, option or value at fault.
+extension VideoError: LocalizedError {
+    /// The same message as `description`.
+    public var errorDescription: String? { description }
 }

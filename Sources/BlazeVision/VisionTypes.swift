@@ -1,4 +1,5 @@
-import BlazeKit
+// Re-exported, so a port changes one import: `Image`, `MPImage` and the landmarkers come with this module.
+@_exported import BlazeKit
 import Foundation
 
 /// A confidence in [0, 1] (Vision's `VNConfidence`).
@@ -258,3 +259,9 @@ public final class VNImageRequestHandler: Sendable {
 
 /// Normalized MediaPipe-style (top-left origin) position → Vision's lower-left origin.
 func visionLocation(x: Float, y: Float) -> CGPoint { CGPoint(x: CGFloat(x), y: 1 - CGFloat(y)) }
+
+/// `localizedDescription` is the message that names the file, option or value at fault.
+extension VNError: LocalizedError {
+    /// The same message as `description`.
+    public var errorDescription: String? { description }
+}

@@ -1,3 +1,4 @@
+import Foundation
 import BlazeModelFormat
 
 /// One operator the converter cannot translate, with enough context to find it in the model.
@@ -70,4 +71,10 @@ public enum ConverterError: Error, Equatable, CustomStringConvertible, Sendable 
             return "task bundle: \(reason)"
         }
     }
+}
+
+/// `localizedDescription` is the message that names the file, option or value at fault.
+extension ConverterError: LocalizedError {
+    /// The same message as `description`.
+    public var errorDescription: String? { description }
 }
