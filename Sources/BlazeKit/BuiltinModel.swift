@@ -8,14 +8,21 @@ import Foundation
 
 /// The seven Blaze networks that ship with BlazeKit, converted from MediaPipe 0.10.14's
 /// `.tflite` files (see `Models/README.md` for provenance). Their facts (source hash, input shape and
-/// range, `.task` entry) live in ``KnownModel/all``, shared with the converter.
+/// range, `.task` entry) live in `KnownModel.all` (BlazeModelFormat), shared with the converter.
 public enum BuiltinModel: String, CaseIterable, Sendable, Codable {
+    /// BlazePose's person detector (224×224 input), used by both pose landmark models.
     case poseDetection = "pose_detection"
+    /// BlazePose GHUM full: 33 landmarks, world landmarks and a person mask (256×256 input).
     case poseLandmarkFull = "pose_landmark_full"
+    /// BlazePose GHUM lite: the same outputs for about half the compute.
     case poseLandmarkLite = "pose_landmark_lite"
+    /// BlazePalm full (192×192 input), the palm detector of the full hand models.
     case palmDetectionFull = "palm_detection_full"
+    /// BlazePalm lite, the palm detector of the lite hand models.
     case palmDetectionLite = "palm_detection_lite"
+    /// The full hand landmark model: 21 landmarks, world landmarks, presence and handedness (224×224 input).
     case handLandmarkFull = "hand_landmark_full"
+    /// The lite hand landmark model: the same outputs, smaller network.
     case handLandmarkLite = "hand_landmark_lite"
 
     /// The model's entry in the shared facts table: source file and SHA-256, input shape and range,

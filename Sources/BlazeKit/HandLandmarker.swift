@@ -9,16 +9,16 @@ import Foundation
 /// — the Swift counterpart of MediaPipe Tasks' `HandLandmarker`, with the same networks and numbers.
 ///
 /// Running modes:
-/// - `.image`: ``detect(image:)``; the palm detector runs on every photo.
-/// - `.video`: ``detect(videoFrame:timestampInMilliseconds:)`` with strictly increasing timestamps; hands
+/// - `.image`: ``LandmarkerTask/detect(image:)``; the palm detector runs on every photo.
+/// - `.video`: ``LandmarkerTask/detect(videoFrame:timestampInMilliseconds:)`` with strictly increasing timestamps; hands
 ///   are tracked from frame to frame and the palm detector runs only when fewer than `numHands` are tracked.
-/// - `.liveStream`: ``detectAsync(image:timestampInMilliseconds:)`` returns at once; results go to
+/// - `.liveStream`: ``LandmarkerTask/detectAsync(image:timestampInMilliseconds:)`` returns at once; results go to
 ///   `options.handLandmarkerLiveStreamDelegate`; a newer frame replaces the one waiting.
 ///
 /// It adds only its name to the one task shell, ``LandmarkerTask``, typed with ``HandLandmarkerOptions`` and
 /// ``HandLandmarkerResult``. An instance is one stream: it owns its networks, buffers and tracking state. Calls are serialized;
 /// instances are independent and run concurrently.
-public final class HandLandmarker: LandmarkerTask<HandLandmarkerOptions, HandLandmarkerResult> {}
+public final class HandLandmarker: LandmarkerTask<HandLandmarkerOptions, HandLandmarkerResult>, @unchecked Sendable {}
 
 /// The palm and hand networks and the tracker behind a ``HandLandmarker``.
 final class HandPipeline: LandmarkPipeline {

@@ -12,7 +12,7 @@ public enum HandLandmarkerModel: String, Sendable, Codable, CaseIterable {
 /// (`mediapipe/tasks/cc/vision/hand_landmarker/hand_landmarker.h`).
 ///
 /// A reference type, as MediaPipe's `HandLandmarkerOptions` is: create it with `let`, set its properties,
-/// and pass it to ``HandLandmarker/init(options:)``, which takes a copy.
+/// and pass it to ``LandmarkerTask/init(options:)``, which takes a copy.
 public final class HandLandmarkerOptions: TaskOptions {
     /// The built-in networks, used when `baseOptions.modelAssetPath` is nil (BlazeKit's addition).
     public var model: HandLandmarkerModel = .full
@@ -47,7 +47,7 @@ public final class HandLandmarkerOptions: TaskOptions {
 
 }
 
-/// Receives the results of ``HandLandmarker/detectAsync(image:timestampInMilliseconds:)`` (MediaPipe Tasks'
+/// Receives the results of ``LandmarkerTask/detectAsync(image:timestampInMilliseconds:)`` (MediaPipe Tasks'
 /// `HandLandmarkerLiveStreamDelegate`).
 ///
 /// Called on the landmarker's own serial queue, in timestamp order, once per processed frame: `result` is

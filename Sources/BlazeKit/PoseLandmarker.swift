@@ -10,11 +10,11 @@ import Foundation
 /// same networks, steps and numbers.
 ///
 /// Running modes:
-/// - `.image`: ``detect(image:)``; the detector runs on every photo, nothing is remembered.
-/// - `.video`: ``detect(videoFrame:timestampInMilliseconds:)`` with strictly increasing timestamps; poses
+/// - `.image`: ``LandmarkerTask/detect(image:)``; the detector runs on every photo, nothing is remembered.
+/// - `.video`: ``LandmarkerTask/detect(videoFrame:timestampInMilliseconds:)`` with strictly increasing timestamps; poses
 ///   are tracked from frame to frame (the detector runs only when fewer than `numPoses` are tracked) and a
 ///   single pose is smoothed.
-/// - `.liveStream`: ``detectAsync(image:timestampInMilliseconds:)`` returns at once; results go to
+/// - `.liveStream`: ``LandmarkerTask/detectAsync(image:timestampInMilliseconds:)`` returns at once; results go to
 ///   `options.poseLandmarkerLiveStreamDelegate`. While a frame is processed, a newer frame replaces the
 ///   one waiting, which is dropped.
 ///
@@ -22,7 +22,7 @@ import Foundation
 /// ``PoseLandmarkerResult``. An instance is one stream: it owns its networks, buffers and tracking state. Calls are serialized;
 /// instances are independent and run concurrently. Releasing the last reference while a live-stream frame
 /// is being processed waits for that frame; its callback is then not delivered.
-public final class PoseLandmarker: LandmarkerTask<PoseLandmarkerOptions, PoseLandmarkerResult> {}
+public final class PoseLandmarker: LandmarkerTask<PoseLandmarkerOptions, PoseLandmarkerResult>, @unchecked Sendable {}
 
 /// The pose networks and tracker behind a ``PoseLandmarker``.
 final class PosePipeline: LandmarkPipeline {

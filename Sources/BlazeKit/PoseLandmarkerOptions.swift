@@ -12,7 +12,7 @@ public enum PoseLandmarkerModel: String, Sendable, Codable, CaseIterable {
 /// (`mediapipe/tasks/cc/vision/pose_landmarker/pose_landmarker.h`).
 ///
 /// A reference type, as MediaPipe's `PoseLandmarkerOptions` is: create it with `let`, set its properties,
-/// and pass it to ``PoseLandmarker/init(options:)``, which takes a copy, so later changes don't reach a
+/// and pass it to ``LandmarkerTask/init(options:)``, which takes a copy, so later changes don't reach a
 /// landmarker already created.
 public final class PoseLandmarkerOptions: TaskOptions {
     /// The most poses to return (> 0).
@@ -57,7 +57,7 @@ public final class PoseLandmarkerOptions: TaskOptions {
     }
 }
 
-/// Receives the results of ``PoseLandmarker/detectAsync(image:timestampInMilliseconds:)`` (MediaPipe Tasks'
+/// Receives the results of ``LandmarkerTask/detectAsync(image:timestampInMilliseconds:)`` (MediaPipe Tasks'
 /// `PoseLandmarkerLiveStreamDelegate`).
 ///
 /// Called on the landmarker's own serial queue, in timestamp order, once per processed frame: `result` is

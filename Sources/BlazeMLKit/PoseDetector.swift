@@ -66,7 +66,7 @@ public final class PoseDetector: @unchecked Sendable {
     private let workQueue = DispatchQueue(label: "BlazeMLKit.PoseDetector")
 
     private init(options: CommonPoseDetectorOptions) {
-        var o = PoseLandmarkerOptions()
+        let o = PoseLandmarkerOptions()
         o.model = options.landmarkModel
         o.numPoses = 1
         o.runningMode = options.detectorMode == .stream ? .video : .image

@@ -184,7 +184,7 @@ public final class VNDetectHumanBodyPoseRequest: VNRequest, @unchecked Sendable 
         defer { lock.unlock() }
         if landmarker?.options.numPoses != maximumPeopleCount || landmarker?.options.model != model
             || landmarker?.options.baseOptions.threadCount != threadCount {
-            var options = PoseLandmarkerOptions()
+            let options = PoseLandmarkerOptions()
             options.numPoses = maximumPeopleCount
             options.model = model
             options.baseOptions.threadCount = threadCount

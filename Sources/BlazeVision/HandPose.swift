@@ -160,7 +160,7 @@ public final class VNDetectHumanHandPoseRequest: VNRequest, @unchecked Sendable 
         defer { lock.unlock() }
         if landmarker?.options.numHands != maximumHandCount || landmarker?.options.model != model
             || landmarker?.options.baseOptions.threadCount != threadCount {
-            var options = HandLandmarkerOptions()
+            let options = HandLandmarkerOptions()
             options.numHands = maximumHandCount
             options.model = model
             options.baseOptions.threadCount = threadCount
