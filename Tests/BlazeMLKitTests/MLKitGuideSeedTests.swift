@@ -266,7 +266,7 @@ enum GuideVariant: String, CaseIterable, Sendable, CustomTestStringConvertible {
     let photo: Image
     /// The same photo through BlazeKit's `PoseLandmarker` in image mode, per model: what BlazeMLKit maps.
     func landmarkerAnkle(_ model: PoseLandmarkerModel) throws -> (position: Vision3DPoint, presence: Float) {
-        var o = PoseLandmarkerOptions()
+        let o = PoseLandmarkerOptions()
         o.model = model
         let landmarks = try PoseLandmarker(options: o).detect(image: photo).landmarks
         try #require(landmarks.count == 1)

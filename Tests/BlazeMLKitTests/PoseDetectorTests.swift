@@ -43,7 +43,7 @@ final class Results: @unchecked Sendable {
         for (options, model) in [(PoseDetectorOptions() as CommonPoseDetectorOptions, PoseLandmarkerModel.lite),
                                  (AccuratePoseDetectorOptions(), .full)] {
             let poses = try singleImage(options).results(in: VisionImage(image: photo))
-            var o = PoseLandmarkerOptions()
+            let o = PoseLandmarkerOptions()
             o.model = model
             let expected = try PoseLandmarker(options: o).detect(image: photo).landmarks
             try #require(poses.count == 1 && expected.count == 1)

@@ -148,7 +148,7 @@ func foundByTheRule(_ l: NormalizedLandmark) -> Bool {
     func jointsNotFoundHaveConfidenceZero(file: String, mustDrop: [Joint], outOfFrame: Bool) throws {
         #expect(VNRecognizedPointsObservation.minimumLandmarkScore == 0.5)
         let photo = try fixturePhoto(file)
-        var options = PoseLandmarkerOptions()
+        let options = PoseLandmarkerOptions()
         options.numPoses = 5
         let expected = try PoseLandmarker(options: options).detect(image: photo)
         try #require(expected.landmarks.count == 1)

@@ -17,7 +17,7 @@ typealias Joint = VNHumanBodyPoseObservation.JointName
 
     init() throws {
         photo = try fixturePhoto("pose/mpii_052475643.png")
-        var options = PoseLandmarkerOptions()
+        let options = PoseLandmarkerOptions()
         options.numPoses = 5
         expected = try PoseLandmarker(options: options).detect(image: photo)
     }
@@ -155,7 +155,7 @@ typealias Joint = VNHumanBodyPoseObservation.JointName
         #expect(request.maximumHandCount == 2)
         try VNImageRequestHandler(image: photo).perform([request])
         let hands = try #require(request.results as? [VNHumanHandPoseObservation])
-        var options = HandLandmarkerOptions()
+        let options = HandLandmarkerOptions()
         options.numHands = 2
         let expected = try HandLandmarker(options: options).detect(image: photo)
         try #require(hands.count == 2 && expected.landmarks.count == 2)

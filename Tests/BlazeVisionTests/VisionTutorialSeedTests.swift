@@ -177,7 +177,7 @@ extension ViewController: VideoCaptureDelegate {
         #expect(allPoints.count == 19)
         #expect(Set(leftArmPoints.keys.map(\.rawValue)) == ["left_shoulder_1_joint", "left_forearm_joint", "left_hand_joint"])
         let wrist = try #require(leftWristPoint)
-        var options = PoseLandmarkerOptions()
+        let options = PoseLandmarkerOptions()
         options.numPoses = 5
         let landmark = try PoseLandmarker(options: options).detect(image: photo).landmarks[0][PoseLandmarkName.leftWrist.rawValue]
         #expect(wrist.x == CGFloat(landmark.x) && wrist.y == 1 - CGFloat(landmark.y))
@@ -197,7 +197,7 @@ extension ViewController: VideoCaptureDelegate {
         let shown = try #require(await shownImage(controller))
 
         // The points the confidence rule keeps, worked out from the landmarks.
-        var options = PoseLandmarkerOptions()
+        let options = PoseLandmarkerOptions()
         options.numPoses = 5
         let landmarks = try PoseLandmarker(options: options).detect(image: photo).landmarks
         try #require(landmarks.count == 1)
