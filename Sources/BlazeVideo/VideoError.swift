@@ -11,8 +11,8 @@ public enum VideoError: Error, Equatable, CustomStringConvertible {
     case noVideoStream(path: String, streams: String)
     /// This build of FFmpeg has no decoder (or encoder) for the codec.
     case unsupportedCodec(path: String, codec: String)
-    /// The stream's frame size is zero or beyond BlazeImage's caps (``BlazeImage/Image/maxDimension``
-    /// per side, ``BlazeImage/Image/maxPixelCount`` pixels); checked before anything is allocated.
+    /// The stream's frame size is zero or beyond BlazeImage's caps (`Image.maxDimension`
+    /// per side, `Image.maxPixelCount` pixels); checked before anything is allocated.
     case invalidFrameSize(path: String, width: Int, height: Int)
     /// Decoding stopped at damaged data. `framesDecoded` frames were delivered before it; `byteOffset` is
     /// the position of the packet (or read) that failed, when FFmpeg knows it.

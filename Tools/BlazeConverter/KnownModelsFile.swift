@@ -1,7 +1,7 @@
 import BlazeModelFormat
 import Foundation
 
-/// `Tools/builtin_models.json`: ``KnownModel/all`` written out for the Python and shell scripts under
+/// `Tools/builtin_models.json`: `KnownModel.all` written out for the Python and shell scripts under
 /// `Tools/` and `Benchmarks/`, one model a line. `blaze-convert models --json` prints it; a test fails
 /// when the checked-in file differs from ``render(_:)``.
 public enum KnownModelsFile {
@@ -10,7 +10,7 @@ public enum KnownModelsFile {
     /// The command, run from the package root, that rewrites the file.
     public static let command = "swift run blaze-convert models --json > \(path)"
 
-    /// The file's text: a JSON object whose `models` array holds one ``KnownModel`` a line, keys sorted.
+    /// The file's text: a JSON object whose `models` array holds one `KnownModel` a line, keys sorted.
     public static func render(_ models: [KnownModel] = KnownModel.all) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

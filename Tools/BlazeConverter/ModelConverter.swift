@@ -86,8 +86,8 @@ public enum ModelConverter {
         return converted
     }
 
-    /// The input range of the known Blaze models (``KnownModel/all``), by model name, `.task` entry name
-    /// or family prefix (see ``KnownModel/matching(_:)``); nil for any other model.
+    /// The input range of the known Blaze models (`KnownModel.all`), by model name, `.task` entry name
+    /// or family prefix (see `KnownModel.matching(_:)`); nil for any other model.
     public static func knownInputRange(_ name: String) -> [Float]? {
         KnownModel.matching(name)?.inputRange
     }
