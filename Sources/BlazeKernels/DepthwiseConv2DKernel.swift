@@ -7,66 +7,81 @@ import BlazeKernelsAVX512
 /// ### See Also
 /// - ``DepthwiseConv2DKernel/reference(input:weights:bias:output:window:channels:clamp:)``
 public enum DepthwiseConv2DKernel {
-    /// Direct SIMD kernel over output rows `rows`. With `wide` (only where `CPUFeatures.hasAVX512`),
-    /// interior channels run in 16-channel AVX-512 blocks, with identical results. Channels are processed eight at a time with the
-    /// kernel rows clipped once per output row; interior columns run without bounds checks, with
-    /// the 3- and 5-wide kernel rows unrolled; border columns and the channel tail take a checked path.
+    /// True when the SIMD kernels accumulate with fused multiply-adds (one rounding per tap), as in
+    /// builds with FMA codegen (x86-64-v3, arm64); false in `BLAZEKIT_PORTABLE` builds for baseline
+    /// x86-64, which round the product and the sum separately. Tests use it to rebuild the exact bits.
+    public static var fusesMultiplyAdd: Bool {
+        #if BLAZEKIT_FMA
+        return true
+        #else
+        return false
+        #endif
+    }
+
+    /// Direct SIMD kernel over output rows `rows`. Per output element: the bias, then one fused
+    /// multiply-add per in-bounds tap in kernel order (row by row, left to right), then the clamp —
+    /// so every path, block width and thread split gives the same bits.
+    ///
+    /// Interior columns (every tap in bounds) run in blocks of eight output pixels per eight channels
+    /// (``DepthwiseRun8``; 3×3 and 5×5 at strides 1 and 2 have unrolled layouts), in chunks of
+    /// pixels so a chunk's input stays in L1 while its channel blocks pass over it. With `wide` (only
+    /// where `CPUFeatures.hasAVX512`) the channel blocks are sixteen wide (`DepthwiseTile16`), the
+    /// last eight channels and the tail below eight taking the narrower paths. Border columns, and
+    /// rows with fewer than four interior columns, go pixel by pixel over only the in-bounds taps,
+    /// several channel blocks at a time; channels beyond the last block of eight are scalar.
     /// - Complexity: `2·outH·outW·C·KH·KW` flops.
     public static func direct(input: UnsafePointer<Float>, weights: UnsafePointer<Float>, bias: UnsafePointer<Float>,
                               output: UnsafeMutablePointer<Float>, window w: SpatialWindow, channels c: Int,
                               clamp: ClampBounds, rows: Range<Int>, wide: Bool = false) {
+        guard c > 0, w.outputWidth > 0 else { return }
         let inRaw = UnsafeRawPointer(input), wRaw = UnsafeRawPointer(weights), bRaw = UnsafeRawPointer(bias)
         let outRaw = UnsafeMutableRawPointer(output)
-        let interior = w.interiorColumns
+        let interior = w.interiorColumns.clamped(to: 0..<w.outputWidth)
+        let blocked = interior.count >= 4
         let c8 = c & ~7
+        let c16 = wide ? c & ~15 : 0
         let lo = SIMD8<Float>(repeating: clamp.min), hi = SIMD8<Float>(repeating: clamp.max)
         let kw = w.kernelWidth
+        let layout = DepthwiseRun8.layout(kernelWidth: kw, strideWidth: w.strideWidth, dilationWidth: w.dilationWidth)
         let rowStride = w.inputWidth * c            // floats per input row
         let xStep = w.strideWidth * c               // floats between successive output columns' inputs
         let dx = w.dilationWidth * c                // floats between taps in a kernel row
         let dy = w.dilationHeight * rowStride       // floats between kernel rows
+        // Interior pixels per chunk: a multiple of the 8-pixel block, about 8 KB of input per kernel row.
+        let chunk = max(8, (2048 / c) & ~7)
 
         for y in rows {
             let kRows = w.kernelRows(forOutputRow: y)
             let iy0 = y * w.strideHeight - w.padTop
             let outRow = y * w.outputWidth * c
-            // Border columns (and everything when there is no interior), checked.
-            for x in 0..<w.outputWidth where !interior.contains(x) {
-                checkedPixel(input: input, weights: weights, bias: bias, output: output, window: w, channels: c,
-                             clamp: clamp, y: y, x: x, kRows: kRows)
+            // Border columns (all columns when fewer than four are interior), checked.
+            for x in 0..<w.outputWidth where !(blocked && interior.contains(x)) {
+                borderPixel(input: inRaw, weights: wRaw, bias: bRaw, output: outRaw, window: w, channels: c, clamp: clamp,
+                            wide: wide, y: y, x: x, kRows: kRows)
             }
-            guard !interior.isEmpty else { continue }
-            // The interior in chunks of pixels, every channel block of a chunk before the next chunk,
-            // so the chunk's input rows are still in L1 when the next channel block reads them.
-            let chunk = max(8, 2048 / max(c, 1))
+            guard blocked else { continue }
+            // The interior in chunks of pixels, every channel block of a chunk before the next chunk.
+            // A remainder shorter than a block joins the last chunk.
             var chunkStart = interior.lowerBound
             while chunkStart < interior.upperBound {
-                let count = min(chunk, interior.upperBound - chunkStart)
+                var count = min(chunk, interior.upperBound - chunkStart)
+                if interior.upperBound - chunkStart - count < 8 { count = interior.upperBound - chunkStart }
                 let firstInput = (iy0 &* w.inputWidth &+ chunkStart &* w.strideWidth &- w.padLeft) &* c
                 let firstOutput = outRow &+ chunkStart &* c
-                var cb = 0
                 // AVX-512: 16-channel blocks first (BlazeKernelsAVX512), the rest eight at a time.
-                while wide, cb &+ 16 <= c {
-                    DepthwiseTile16.run(input: inRaw + (firstInput &+ cb) &* 4, weights: wRaw + cb &* 4, bias: bRaw + cb &* 4,
-                                        output: outRaw + (firstOutput &+ cb) &* 4,
-                                        lo: clamp.min, hi: clamp.max, pixels: count, kernelRows: kRows, kernelWidth: kw,
+                if c16 > 0 {
+                    DepthwiseTile16.run(input: inRaw + firstInput &* 4, weights: wRaw, bias: bRaw, output: outRaw + firstOutput &* 4,
+                                        lo: clamp.min, hi: clamp.max, channelBlocks: c16 / 16, pixels: count, kernelRows: kRows,
+                                        kernelWidth: kw, strideWidth: w.strideWidth, dilationWidth: w.dilationWidth,
                                         xStep: xStep &* 4, tapStep: dx &* 4, rowStep: dy &* 4, weightTap: c &* 4,
                                         weightRow: kw &* c &* 4, outStep: c &* 4)
-                    cb &+= 16
                 }
-                while cb < c8 {
-                    let geometry = InteriorRun(
-                        input: inRaw + (firstInput &+ cb) &* 4, weights: wRaw + cb &* 4,
-                        output: outRaw + (firstOutput &+ cb) &* 4,
-                        bias: bRaw.loadUnaligned(fromByteOffset: cb &* 4, as: SIMD8<Float>.self), lo: lo, hi: hi,
-                        pixels: count, kernelRows: kRows, xStepBytes: xStep &* 4, tapStepBytes: dx &* 4,
-                        rowStepBytes: dy &* 4, weightTapBytes: c &* 4, weightRowBytes: kw &* c &* 4, outStepBytes: c &* 4)
-                    switch kw {
-                    case 3: geometry.run(kernelWidth: 3)
-                    case 5: geometry.run(kernelWidth: 5)
-                    default: geometry.run(kernelWidth: kw)
-                    }
-                    cb &+= 8
+                if c16 < c8 {
+                    DepthwiseRun8(input: inRaw + (firstInput &+ c16) &* 4, weights: wRaw + c16 &* 4, bias: bRaw + c16 &* 4,
+                                  output: outRaw + (firstOutput &+ c16) &* 4, channelBlocks: (c8 - c16) / 8, lo: lo, hi: hi,
+                                  kernelRows: kRows, kernelWidth: kw, pixelStep: xStep &* 4, tapStep: dx &* 4,
+                                  rowStep: dy &* 4, weightTap: c &* 4, weightRow: kw &* c &* 4, outStep: c &* 4)
+                        .run(pixels: count, layout: layout)
                 }
                 chunkStart &+= count
             }
@@ -87,111 +102,77 @@ public enum DepthwiseConv2DKernel {
         }
     }
 
-    /// One channel block of one output row's interior columns, all taps in bounds.
-    private struct InteriorRun {
-        let input: UnsafeRawPointer, weights: UnsafeRawPointer
-        let output: UnsafeMutableRawPointer
-        let bias: SIMD8<Float>, lo: SIMD8<Float>, hi: SIMD8<Float>
-        let pixels: Int
-        let kernelRows: Range<Int>
-        let xStepBytes: Int, tapStepBytes: Int, rowStepBytes: Int, weightTapBytes: Int, weightRowBytes: Int, outStepBytes: Int
-
-        @inline(__always)
-        func load(_ p: UnsafeRawPointer, _ offset: Int) -> SIMD8<Float> {
-            p.loadUnaligned(fromByteOffset: offset, as: SIMD8<Float>.self)
-        }
-
-        /// Four output pixels per pass share each weight load; `kernelWidth` is a literal at the
-        /// call sites so the tap loop unrolls.
-        @inline(__always)
-        func run(kernelWidth kw: Int) {
-            var x = 0
-            var ip = input
-            var op = output
-            let x1 = xStepBytes, x2 = xStepBytes &* 2, x3 = xStepBytes &* 3
-            while x &+ 4 <= pixels {
-                var a0 = bias, a1 = bias, a2 = bias, a3 = bias
-                var ky = kernelRows.lowerBound
-                var rp = ip + ky &* rowStepBytes
-                var wp = weights + ky &* weightRowBytes
-                while ky < kernelRows.upperBound {
-                    for kx in 0..<kw {
-                        let wv = load(wp, kx &* weightTapBytes)
-                        let t = kx &* tapStepBytes
-                        a0 = mulAdd(a0, load(rp, t), wv)
-                        a1 = mulAdd(a1, load(rp, t &+ x1), wv)
-                        a2 = mulAdd(a2, load(rp, t &+ x2), wv)
-                        a3 = mulAdd(a3, load(rp, t &+ x3), wv)
-                    }
-                    rp += rowStepBytes
-                    wp += weightRowBytes
-                    ky &+= 1
-                }
-                op.storeBytes(of: clampLanes(a0, lo, hi), as: SIMD8<Float>.self)
-                op.storeBytes(of: clampLanes(a1, lo, hi), toByteOffset: outStepBytes, as: SIMD8<Float>.self)
-                op.storeBytes(of: clampLanes(a2, lo, hi), toByteOffset: outStepBytes &* 2, as: SIMD8<Float>.self)
-                op.storeBytes(of: clampLanes(a3, lo, hi), toByteOffset: outStepBytes &* 3, as: SIMD8<Float>.self)
-                x &+= 4
-                ip += xStepBytes &* 4
-                op += outStepBytes &* 4
-            }
-            while x < pixels {
-                var a0 = bias
-                var ky = kernelRows.lowerBound
-                var rp = ip + ky &* rowStepBytes
-                var wp = weights + ky &* weightRowBytes
-                while ky < kernelRows.upperBound {
-                    for kx in 0..<kw { a0 = mulAdd(a0, load(rp, kx &* tapStepBytes), load(wp, kx &* weightTapBytes)) }
-                    rp += rowStepBytes
-                    wp += weightRowBytes
-                    ky &+= 1
-                }
-                op.storeBytes(of: clampLanes(a0, lo, hi), as: SIMD8<Float>.self)
-                x &+= 1
-                ip += xStepBytes
-                op += outStepBytes
-            }
-        }
-    }
-
-    /// One output pixel whose window crosses the padding: only in-bounds taps, eight channels at a
-    /// time, the same fused multiply-add order as the interior runs; scalar for the channel tail.
-    @inline(__always)
-    private static func checkedPixel(input: UnsafePointer<Float>, weights: UnsafePointer<Float>, bias: UnsafePointer<Float>,
-                                     output: UnsafeMutablePointer<Float>, window w: SpatialWindow, channels c: Int,
-                                     clamp: ClampBounds, y: Int, x: Int, kRows: Range<Int>) {
-        let out = UnsafeMutableRawPointer(output + (y * w.outputWidth + x) * c)
-        let inRaw = UnsafeRawPointer(input), wRaw = UnsafeRawPointer(weights), bRaw = UnsafeRawPointer(bias)
-        let lo = SIMD8<Float>(repeating: clamp.min), hi = SIMD8<Float>(repeating: clamp.max)
+    /// One output pixel whose window may cross the padding: only its in-bounds taps, in kernel order.
+    /// With `wide`, channels below the last multiple of 16 go through `DepthwiseTile16.pixel`; the rest
+    /// run four blocks of eight at a time (four independent accumulators), then one block at a time,
+    /// then scalar.
+    @inline(never)
+    private static func borderPixel(input: UnsafeRawPointer, weights: UnsafeRawPointer, bias: UnsafeRawPointer,
+                                    output: UnsafeMutableRawPointer, window w: SpatialWindow, channels c: Int,
+                                    clamp: ClampBounds, wide: Bool, y: Int, x: Int, kRows: Range<Int>) {
+        typealias V = SIMD8<Float>
         let ix0 = x * w.strideWidth - w.padLeft
+        let iy0 = y * w.strideHeight - w.padTop
         var kxFirst = 0, kxEnd = w.kernelWidth
         while kxFirst < kxEnd, ix0 + kxFirst * w.dilationWidth < 0 { kxFirst += 1 }
         while kxEnd > kxFirst, ix0 + (kxEnd - 1) * w.dilationWidth >= w.inputWidth { kxEnd -= 1 }
+        let kxs = kxFirst..<kxEnd
+        let out = output + (y * w.outputWidth + x) * c * 4
+        // Byte offsets of tap (ky, kx): input (iy0 + ky·dh, ix0 + kx·dw), weights (ky, kx), channel 0.
+        let inTap0 = ((iy0 * w.inputWidth + ix0) * c) * 4
+        let inRow = w.dilationHeight * w.inputWidth * c * 4, inCol = w.dilationWidth * c * 4
+        let wRow = w.kernelWidth * c * 4, wCol = c * 4
         var cb = 0
-        while cb + 8 <= c {
-            var acc = bRaw.loadUnaligned(fromByteOffset: cb * 4, as: SIMD8<Float>.self)
+        if wide {
+            cb = c & ~15
+            if cb > 0 {
+                DepthwiseTile16.pixel(input: input, inputOffset: inTap0, weights: weights, bias: bias, output: out, lo: clamp.min, hi: clamp.max,
+                                      channels: cb, kernelRows: kRows, kernelColumns: kxs,
+                                      rowStep: inRow, tapStep: inCol, weightRow: wRow, weightTap: wCol)
+            }
+        }
+        let lo = V(repeating: clamp.min), hi = V(repeating: clamp.max)
+        @inline(__always) func load(_ p: UnsafeRawPointer, _ offset: Int) -> V { p.loadUnaligned(fromByteOffset: offset, as: V.self) }
+        while cb + 32 <= c {
+            let b = bias + cb * 4
+            var a0 = load(b, 0), a1 = load(b, 32), a2 = load(b, 64), a3 = load(b, 96)
             for ky in kRows {
-                let iy = y * w.strideHeight - w.padTop + ky * w.dilationHeight
-                for kx in kxFirst..<kxEnd {
-                    let i = ((iy * w.inputWidth + ix0 + kx * w.dilationWidth) * c + cb) * 4
-                    let k = ((ky * w.kernelWidth + kx) * c + cb) * 4
-                    acc = mulAdd(acc, inRaw.loadUnaligned(fromByteOffset: i, as: SIMD8<Float>.self),
-                                 wRaw.loadUnaligned(fromByteOffset: k, as: SIMD8<Float>.self))
+                for kx in kxs {
+                    let ip = input + (inTap0 + ky * inRow + kx * inCol + cb * 4)
+                    let wp = weights + (ky * wRow + kx * wCol + cb * 4)
+                    a0 = mulAdd(a0, load(ip, 0), load(wp, 0))
+                    a1 = mulAdd(a1, load(ip, 32), load(wp, 32))
+                    a2 = mulAdd(a2, load(ip, 64), load(wp, 64))
+                    a3 = mulAdd(a3, load(ip, 96), load(wp, 96))
                 }
             }
-            out.storeBytes(of: clampLanes(acc, lo, hi), toByteOffset: cb * 4, as: SIMD8<Float>.self)
+            out.storeBytes(of: clampLanes(a0, lo, hi), toByteOffset: cb * 4, as: V.self)
+            out.storeBytes(of: clampLanes(a1, lo, hi), toByteOffset: cb * 4 + 32, as: V.self)
+            out.storeBytes(of: clampLanes(a2, lo, hi), toByteOffset: cb * 4 + 64, as: V.self)
+            out.storeBytes(of: clampLanes(a3, lo, hi), toByteOffset: cb * 4 + 96, as: V.self)
+            cb += 32
+        }
+        while cb + 8 <= c {
+            var a0 = load(bias, cb * 4)
+            for ky in kRows {
+                for kx in kxs {
+                    a0 = mulAdd(a0, load(input, inTap0 + ky * inRow + kx * inCol + cb * 4), load(weights, ky * wRow + kx * wCol + cb * 4))
+                }
+            }
+            out.storeBytes(of: clampLanes(a0, lo, hi), toByteOffset: cb * 4, as: V.self)
             cb += 8
         }
-        for ch in cb..<c {
-            var acc = bias[ch]
+        let inF = input.assumingMemoryBound(to: Float.self), wF = weights.assumingMemoryBound(to: Float.self)
+        let bF = bias.assumingMemoryBound(to: Float.self)
+        while cb < c {
+            var acc = bF[cb]
             for ky in kRows {
-                let iy = y * w.strideHeight - w.padTop + ky * w.dilationHeight
-                for kx in kxFirst..<kxEnd {
-                    acc = mulAdd(acc, input[(iy * w.inputWidth + ix0 + kx * w.dilationWidth) * c + ch],
-                                 weights[(ky * w.kernelWidth + kx) * c + ch])
+                for kx in kxs {
+                    acc = mulAdd(acc, inF[(inTap0 + ky * inRow + kx * inCol) / 4 + cb], wF[(ky * wRow + kx * wCol) / 4 + cb])
                 }
             }
-            out.storeBytes(of: clamp.apply(acc), toByteOffset: ch * 4, as: Float.self)
+            out.storeBytes(of: clamp.apply(acc), toByteOffset: cb * 4, as: Float.self)
+            cb += 1
         }
     }
 
