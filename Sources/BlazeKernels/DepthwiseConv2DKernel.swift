@@ -22,13 +22,15 @@ public enum DepthwiseConv2DKernel {
     /// multiply-add per in-bounds tap in kernel order (row by row, left to right), then the clamp —
     /// so every path, block width and thread split gives the same bits.
     ///
-    /// Interior columns (every tap in bounds) run in blocks of eight output pixels per eight channels
-    /// (``DepthwiseRun8``; 3×3 and 5×5 at strides 1 and 2 have unrolled layouts), in chunks of
-    /// pixels so a chunk's input stays in L1 while its channel blocks pass over it. With `wide` (only
-    /// where `CPUFeatures.hasAVX512`) the channel blocks are sixteen wide (`DepthwiseTile16`), the
-    /// last eight channels and the tail below eight taking the narrower paths. Border columns, and
-    /// rows with fewer than four interior columns, go pixel by pixel over only the in-bounds taps,
-    /// several channel blocks at a time; channels beyond the last block of eight are scalar.
+    /// Output pixels run in blocks of eight (``DepthwiseRun8``) per block of eight channels, in
+    /// chunks of pixels so a chunk's input stays in L1 while its channel blocks pass over it. With
+    /// `wide` (only where `CPUFeatures.hasAVX512`) the channel blocks are sixteen wide
+    /// (`DepthwiseTile16`), the last eight channels taking the 8-wide path. 3×3 and 5×5 kernels at
+    /// strides 1 and 2 (no dilation) have unrolled layouts that also cover the border columns, checking
+    /// each input column once per kernel row; other kernels block only the interior columns (every
+    /// tap in bounds) and go pixel by pixel over the in-bounds taps at the borders, several channel
+    /// blocks at a time. Rows narrower than four pixels go pixel by pixel; channels beyond the last
+    /// block of eight are scalar.
     /// - Complexity: `2·outH·outW·C·KH·KW` flops.
     public static func direct(input: UnsafePointer<Float>, weights: UnsafePointer<Float>, bias: UnsafePointer<Float>,
                               output: UnsafeMutablePointer<Float>, window w: SpatialWindow, channels c: Int,
@@ -36,79 +38,77 @@ public enum DepthwiseConv2DKernel {
         guard c > 0, w.outputWidth > 0 else { return }
         let inRaw = UnsafeRawPointer(input), wRaw = UnsafeRawPointer(weights), bRaw = UnsafeRawPointer(bias)
         let outRaw = UnsafeMutableRawPointer(output)
+        let kw = w.kernelWidth
+        let layout = DepthwiseRun8.layout(kernelWidth: kw, strideWidth: w.strideWidth, dilationWidth: w.dilationWidth)
         let interior = w.interiorColumns.clamped(to: 0..<w.outputWidth)
-        let blocked = interior.count >= 4
+        // The pixels the blocks compute: the whole row for the unrolled layouts, else the interior.
+        let span = layout == .generic ? interior : 0..<w.outputWidth
+        let blocked = span.count >= 4
         let c8 = c & ~7
         let c16 = wide ? c & ~15 : 0
         let lo = SIMD8<Float>(repeating: clamp.min), hi = SIMD8<Float>(repeating: clamp.max)
-        let kw = w.kernelWidth
-        let layout = DepthwiseRun8.layout(kernelWidth: kw, strideWidth: w.strideWidth, dilationWidth: w.dilationWidth)
-        let rowStride = w.inputWidth * c            // floats per input row
-        let xStep = w.strideWidth * c               // floats between successive output columns' inputs
-        let dx = w.dilationWidth * c                // floats between taps in a kernel row
-        let dy = w.dilationHeight * rowStride       // floats between kernel rows
-        // Interior pixels per chunk: a multiple of the 8-pixel block, about 8 KB of input per kernel row.
+        let xStep = w.strideWidth * c * 4            // bytes between successive output columns' inputs
+        let tapStep = w.dilationWidth * c * 4        // bytes between taps in a kernel row
+        let rowStep = w.dilationHeight * w.inputWidth * c * 4   // bytes between kernel rows
+        // Pixels per chunk: a multiple of the 8-pixel block, about 8 KB of input per kernel row.
         let chunk = max(8, (2048 / c) & ~7)
 
         for y in rows {
             let kRows = w.kernelRows(forOutputRow: y)
             let iy0 = y * w.strideHeight - w.padTop
             let outRow = y * w.outputWidth * c
-            // Border columns (all columns when fewer than four are interior), checked.
-            for x in 0..<w.outputWidth where !(blocked && interior.contains(x)) {
-                borderPixel(input: inRaw, weights: wRaw, bias: bRaw, output: outRaw, window: w, channels: c, clamp: clamp,
-                            wide: wide, y: y, x: x, kRows: kRows)
+            // Pixels the blocks do not cover, checked, every channel.
+            for x in 0..<w.outputWidth where !(blocked && span.contains(x)) {
+                borderPixel(input: inRaw, weights: wRaw, bias: bRaw, output: outRaw, window: w, channels: c, from: 0,
+                            clamp: clamp, wide: wide, y: y, x: x, kRows: kRows)
             }
             guard blocked else { continue }
-            // The interior in chunks of pixels, every channel block of a chunk before the next chunk.
+            // Byte offsets of output pixel 0's first tap (input column −padLeft) and of output pixel 0.
+            let rowInput = (iy0 &* w.inputWidth &- w.padLeft) &* c &* 4
+            let rowOutput = outRow &* 4
+            // The span in chunks of pixels, every channel block of a chunk before the next chunk.
             // A remainder shorter than a block joins the last chunk.
-            var chunkStart = interior.lowerBound
-            while chunkStart < interior.upperBound {
-                var count = min(chunk, interior.upperBound - chunkStart)
-                if interior.upperBound - chunkStart - count < 8 { count = interior.upperBound - chunkStart }
-                let firstInput = (iy0 &* w.inputWidth &+ chunkStart &* w.strideWidth &- w.padLeft) &* c
-                let firstOutput = outRow &+ chunkStart &* c
+            var a = span.lowerBound
+            while a < span.upperBound {
+                var b = min(a + chunk, span.upperBound)
+                if span.upperBound - b < 8 { b = span.upperBound }
                 // AVX-512: 16-channel blocks first (BlazeKernelsAVX512), the rest eight at a time.
                 if c16 > 0 {
-                    DepthwiseTile16.run(input: inRaw + firstInput &* 4, weights: wRaw, bias: bRaw, output: outRaw + firstOutput &* 4,
-                                        lo: clamp.min, hi: clamp.max, channelBlocks: c16 / 16, pixels: count, kernelRows: kRows,
-                                        kernelWidth: kw, strideWidth: w.strideWidth, dilationWidth: w.dilationWidth,
-                                        xStep: xStep &* 4, tapStep: dx &* 4, rowStep: dy &* 4, weightTap: c &* 4,
-                                        weightRow: kw &* c &* 4, outStep: c &* 4)
+                    DepthwiseTile16.run(input: inRaw + rowInput, weights: wRaw, bias: bRaw, output: outRaw + rowOutput,
+                                        lo: clamp.min, hi: clamp.max, channelBlocks: c16 / 16, from: a, to: b,
+                                        interior: interior, firstColumn: -w.padLeft, inputWidth: w.inputWidth,
+                                        kernelRows: kRows, kernelWidth: kw, strideWidth: w.strideWidth,
+                                        dilationWidth: w.dilationWidth, xStep: xStep, tapStep: tapStep, rowStep: rowStep,
+                                        weightTap: c &* 4, weightRow: kw &* c &* 4, outStep: c &* 4)
                 }
                 if c16 < c8 {
-                    DepthwiseRun8(input: inRaw + (firstInput &+ c16) &* 4, weights: wRaw + c16 &* 4, bias: bRaw + c16 &* 4,
-                                  output: outRaw + (firstOutput &+ c16) &* 4, channelBlocks: (c8 - c16) / 8, lo: lo, hi: hi,
-                                  kernelRows: kRows, kernelWidth: kw, pixelStep: xStep &* 4, tapStep: dx &* 4,
-                                  rowStep: dy &* 4, weightTap: c &* 4, weightRow: kw &* c &* 4, outStep: c &* 4)
-                        .run(pixels: count, layout: layout)
+                    DepthwiseRun8(input: inRaw + (rowInput &+ c16 &* 4), weights: wRaw + c16 &* 4, bias: bRaw + c16 &* 4,
+                                  output: outRaw + (rowOutput &+ c16 &* 4), channelBlocks: (c8 - c16) / 8, lo: lo, hi: hi,
+                                  kernelRows: kRows, kernelWidth: kw, pixelStep: xStep, tapStep: tapStep, rowStep: rowStep,
+                                  weightTap: c &* 4, weightRow: kw &* c &* 4, outStep: c &* 4,
+                                  firstColumn: -w.padLeft, inputWidth: w.inputWidth, strideWidth: w.strideWidth,
+                                  interior: interior, layout: layout)
+                        .run(from: a, to: b)
                 }
-                chunkStart &+= count
+                a = b
             }
-            // Channel tail of interior columns, scalar.
+            // Channels beyond the last block of eight, scalar.
             if c8 < c {
-                for x in interior {
-                    let ix0 = x * w.strideWidth - w.padLeft
-                    for ch in c8..<c {
-                        var acc = bias[ch]
-                        for ky in kRows {
-                            let base = ((iy0 + ky * w.dilationHeight) * w.inputWidth + ix0) * c + ch
-                            for kx in 0..<kw { acc = mulAdd(acc, input[base + kx * dx], weights[(ky * kw + kx) * c + ch]) }
-                        }
-                        output[outRow + x * c + ch] = clamp.apply(acc)
-                    }
+                for x in span {
+                    borderPixel(input: inRaw, weights: wRaw, bias: bRaw, output: outRaw, window: w, channels: c, from: c8,
+                                clamp: clamp, wide: false, y: y, x: x, kRows: kRows)
                 }
             }
         }
     }
 
-    /// One output pixel whose window may cross the padding: only its in-bounds taps, in kernel order.
-    /// With `wide`, channels below the last multiple of 16 go through `DepthwiseTile16.pixel`; the rest
-    /// run four blocks of eight at a time (four independent accumulators), then one block at a time,
-    /// then scalar.
+    /// Channels `from..<c` of one output pixel whose window may cross the padding: only its in-bounds
+    /// taps, in kernel order. With `wide` (and `from` 0), channels below the last multiple of 16 go
+    /// through `DepthwiseTile16.pixel`; the rest run four blocks of eight at a time (four independent
+    /// accumulators), then one block at a time, then scalar.
     @inline(never)
     private static func borderPixel(input: UnsafeRawPointer, weights: UnsafeRawPointer, bias: UnsafeRawPointer,
-                                    output: UnsafeMutableRawPointer, window w: SpatialWindow, channels c: Int,
+                                    output: UnsafeMutableRawPointer, window w: SpatialWindow, channels c: Int, from: Int,
                                     clamp: ClampBounds, wide: Bool, y: Int, x: Int, kRows: Range<Int>) {
         typealias V = SIMD8<Float>
         let ix0 = x * w.strideWidth - w.padLeft
@@ -122,8 +122,8 @@ public enum DepthwiseConv2DKernel {
         let inTap0 = ((iy0 * w.inputWidth + ix0) * c) * 4
         let inRow = w.dilationHeight * w.inputWidth * c * 4, inCol = w.dilationWidth * c * 4
         let wRow = w.kernelWidth * c * 4, wCol = c * 4
-        var cb = 0
-        if wide {
+        var cb = from
+        if wide && from == 0 {
             cb = c & ~15
             if cb > 0 {
                 DepthwiseTile16.pixel(input: input, inputOffset: inTap0, weights: weights, bias: bias, output: out, lo: clamp.min, hi: clamp.max,

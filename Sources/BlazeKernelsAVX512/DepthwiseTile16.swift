@@ -1,34 +1,32 @@
-/// The AVX-512 paths of the depthwise convolution, sixteen channels per vector: the interior run of
-/// one output row (every tap in bounds, output pixels eight at a time) and the border pixel (only
-/// the in-bounds taps, four blocks of sixteen channels at a time). The same arithmetic as the
-/// 8-channel paths in `BlazeKernels.DepthwiseConv2DKernel`/`DepthwiseRun8` — bias, then one fused
-/// multiply-add per tap in kernel order (row by row, left to right), then the clamp — so both give
-/// identical bits per lane. The interior run is `DepthwiseRun8`'s code on 16-channel vectors (3- and
-/// 5-wide kernels at strides 1 and 2 walk input columns, each loaded once for every pixel and tap
-/// that reads it; everything else walks taps); keep the two in step.
+/// The AVX-512 paths of the depthwise convolution, sixteen channels per vector: one output row of a
+/// run of 16-channel blocks (output pixels eight at a time) and the border pixel of the generic
+/// layouts (only the in-bounds taps, four blocks of sixteen channels at a time). The same arithmetic
+/// as the 8-channel paths in `BlazeKernels` (`DepthwiseConv2DKernel`, `DepthwiseRun8`) — bias, then
+/// one fused multiply-add per in-bounds tap in kernel order (row by row, left to right), then the
+/// clamp — so both give identical bits per lane. `Run` is `DepthwiseRun8`'s code on 16-channel
+/// vectors (see there for the layouts); keep the two in step.
 public enum DepthwiseTile16 {
     typealias V = SIMD16<Float>
 
+    /// One output row, pixels `from..<to` (at least 4), for `channelBlocks` blocks of 16 channels.
     /// Geometry in bytes: `xStep` between successive output pixels' first taps, `tapStep` between
     /// taps of a kernel row, `rowStep` between kernel rows; `weightTap`/`weightRow` likewise in the
-    /// `[KH, KW, C]` weights; `outStep` between output pixels. `input` points at the first tap of
-    /// kernel row 0 for the first pixel, `weights` at kernel row 0, tap 0, both at channel 0;
-    /// `channelBlocks` blocks of 16 channels are computed. `pixels` is at least 4.
+    /// `[KH, KW, C]` weights; `outStep` between output pixels. `input` points at output pixel 0's
+    /// first tap (input column `firstColumn`, possibly in the padding), `weights`, `bias` and
+    /// `output` (pixel 0) at the first channel block. Pixels outside `interior` are checked, which
+    /// only 3- and 5-wide kernels at strides 1 and 2 without dilation support.
     public static func run(input: UnsafeRawPointer, weights: UnsafeRawPointer, bias: UnsafeRawPointer,
-                           output: UnsafeMutableRawPointer, lo: Float, hi: Float, channelBlocks: Int, pixels: Int,
+                           output: UnsafeMutableRawPointer, lo: Float, hi: Float, channelBlocks: Int,
+                           from: Int, to: Int, interior: Range<Int>, firstColumn: Int, inputWidth: Int,
                            kernelRows: Range<Int>, kernelWidth: Int, strideWidth: Int, dilationWidth: Int,
                            xStep: Int, tapStep: Int, rowStep: Int, weightTap: Int, weightRow: Int, outStep: Int) {
-        let r = Run(input: input, weights: weights, bias: bias, output: output, channelBlocks: channelBlocks,
-                    lo: V(repeating: lo), hi: V(repeating: hi), kernelRows: kernelRows, kernelWidth: kernelWidth,
-                    pixelStep: xStep, tapStep: tapStep, rowStep: rowStep, weightTap: weightTap, weightRow: weightRow,
-                    outStep: outStep)
-        switch (dilationWidth == 1 ? kernelWidth : 0, strideWidth) {
-        case (3, 1): r.schedule(pixels, r.k3s1w8, r.k3s1w4)
-        case (5, 1): r.schedule(pixels, r.k5s1w8, r.k5s1w4)
-        case (3, 2): r.schedule(pixels, r.k3s2w8, r.k3s2w4)
-        case (5, 2): r.schedule(pixels, r.k5s2w8, r.k5s2w4)
-        default: r.schedule(pixels, r.genericw8, r.genericw4)
-        }
+        Run(input: input, weights: weights, bias: bias, output: output, channelBlocks: channelBlocks,
+            lo: V(repeating: lo), hi: V(repeating: hi), kernelRows: kernelRows, kernelWidth: kernelWidth,
+            pixelStep: xStep, tapStep: tapStep, rowStep: rowStep, weightTap: weightTap, weightRow: weightRow,
+            outStep: outStep, firstColumn: firstColumn, inputWidth: inputWidth, strideWidth: strideWidth,
+            interior: interior,
+            layout: Run.layout(kernelWidth: kernelWidth, strideWidth: strideWidth, dilationWidth: dilationWidth))
+            .run(from: from, to: to)
     }
 
     /// One output pixel over channels `0..<channels` (a multiple of 16) and the in-bounds taps
@@ -80,46 +78,122 @@ public enum DepthwiseTile16 {
         return x.replacing(with: hi, where: x .> hi)
     }
 
-    /// The interior run; see `BlazeKernels.DepthwiseRun8`, whose structure this mirrors lane for lane.
+    /// `DepthwiseRun8` on 16-channel vectors.
     struct Run {
-        let input: UnsafeRawPointer, weights: UnsafeRawPointer, bias: UnsafeRawPointer, output: UnsafeMutableRawPointer
+
+        /// The specialized layouts, chosen once per call by `layout(kernelWidth:strideWidth:dilationWidth:)`.
+        enum Layout { case k3s1, k5s1, k3s2, k5s2, generic }
+
+        /// Tap (0, 0) of the row's output pixel 0 (input column `firstColumn`, which may lie in the
+        /// padding), at the first channel block.
+        let input: UnsafeRawPointer
+        /// Tap (0, 0) of the `[KH, KW, C]` weights, and the bias, at the first channel block.
+        let weights: UnsafeRawPointer, bias: UnsafeRawPointer
+        /// The row's output pixel 0, at the first channel block.
+        let output: UnsafeMutableRawPointer
+        /// Blocks of 16 channels to compute, each 64 bytes after the previous.
         let channelBlocks: Int
         let lo: V, hi: V
+        /// The kernel rows inside the input for this output row.
         let kernelRows: Range<Int>
         let kernelWidth: Int
-        let pixelStep: Int, tapStep: Int, rowStep: Int, weightTap: Int, weightRow: Int, outStep: Int
+        /// Bytes between successive output pixels' first taps (`strideWidth·C·4`).
+        let pixelStep: Int
+        /// Bytes between the taps of one kernel row (`dilationWidth·C·4`).
+        let tapStep: Int
+        /// Bytes between kernel rows in the input (`dilationHeight·inputWidth·C·4`).
+        let rowStep: Int
+        /// Bytes between taps and between kernel rows in the weights (`C·4`, `KW·C·4`).
+        let weightTap: Int, weightRow: Int
+        /// Bytes between output pixels (`C·4`).
+        let outStep: Int
+        /// Input column of output pixel 0's first tap (`−padLeft`), the input width and the horizontal
+        /// stride, for the column checks.
+        let firstColumn: Int, inputWidth: Int, strideWidth: Int
+        /// The output pixels whose taps all lie inside the input.
+        let interior: Range<Int>
+        let layout: Layout
 
-        /// Blocks of eight pixels, then one block of eight or four ending at the last pixel.
-        @inline(__always)
-        func schedule(_ n: Int, _ eight: (_ first: Int, _ count: Int) -> Void, _ four: (_ first: Int, _ count: Int) -> Void) {
-            if n >= 8 {
-                eight(0, n / 8)
-                let rest = n % 8
-                if rest > 4 { eight(n - 8, 1) } else if rest > 0 { four(n - 4, 1) }
-            } else if n >= 4 {
-                four(0, 1)
-                if n > 4 { four(n - 4, 1) }
-            } else {
-                preconditionFailure("DepthwiseTile16.run: expected at least 4 pixels, found \(n)")
+        static func layout(kernelWidth kw: Int, strideWidth sw: Int, dilationWidth dw: Int) -> Layout {
+            guard dw == 1 else { return .generic }
+            switch (kw, sw) {
+            case (3, 1): return .k3s1
+            case (5, 1): return .k5s1
+            case (3, 2): return .k3s2
+            case (5, 2): return .k5s2
+            default: return .generic
             }
         }
 
-        @inline(never) func k3s1w8(_ first: Int, _ count: Int) { blocks(8, first, count, kw: 3, s: 1) }
-        @inline(never) func k3s1w4(_ first: Int, _ count: Int) { blocks(4, first, count, kw: 3, s: 1) }
-        @inline(never) func k5s1w8(_ first: Int, _ count: Int) { blocks(8, first, count, kw: 5, s: 1) }
-        @inline(never) func k5s1w4(_ first: Int, _ count: Int) { blocks(4, first, count, kw: 5, s: 1) }
-        @inline(never) func k3s2w8(_ first: Int, _ count: Int) { blocks(8, first, count, kw: 3, s: 2) }
-        @inline(never) func k3s2w4(_ first: Int, _ count: Int) { blocks(4, first, count, kw: 3, s: 2) }
-        @inline(never) func k5s2w8(_ first: Int, _ count: Int) { blocks(8, first, count, kw: 5, s: 2) }
-        @inline(never) func k5s2w4(_ first: Int, _ count: Int) { blocks(4, first, count, kw: 5, s: 2) }
-        @inline(never) func genericw8(_ first: Int, _ count: Int) { blocks(8, first, count, kw: 0, s: 0) }
-        @inline(never) func genericw4(_ first: Int, _ count: Int) { blocks(4, first, count, kw: 0, s: 0) }
+        /// Computes output pixels `a..<b` (at least 4; inside `interior` for the generic layout) for
+        /// every channel block: blocks of eight pixels, the last 4–7 pixels as one block of their width,
+        /// and a last 1–3 as a block of four ending at `b` (recomputing a few pixels with the same
+        /// arithmetic, so they are rewritten with the same bits). Consecutive unchecked blocks of eight
+        /// go in one call.
+        func run(from a: Int, to b: Int) {
+            precondition(b - a >= 4, "DepthwiseTile16: expected at least 4 pixels, found \(b - a)")
+            var x = a
+            while b - x >= 8 {
+                var n = 1
+                if !checks(x, 8) { while b - (x + 8 * n) >= 8, !checks(x + 8 * n, 8) { n += 1 } }
+                call(8, x, n)
+                x += 8 * n
+            }
+            let rest = b - x
+            if rest >= 4 { call(rest, x, 1) } else if rest > 0 { call(4, b - 4, 1) }
+        }
+
+        @inline(__always)
+        func checks(_ x: Int, _ width: Int) -> Bool { x < interior.lowerBound || x + width > interior.upperBound }
+
+        /// `count` blocks of `width` (4–8) pixels from pixel `first`, checked when the first block reaches
+        /// into the padding (`run(from:to:)` groups only unchecked blocks).
+        func call(_ width: Int, _ first: Int, _ count: Int) {
+            let checked = checks(first, width)
+            switch layout {
+            case .k3s1: dispatch(K3S1.self, width, checked, first, count)
+            case .k5s1: dispatch(K5S1.self, width, checked, first, count)
+            case .k3s2: dispatch(K3S2.self, width, checked, first, count)
+            case .k5s2: dispatch(K5S2.self, width, checked, first, count)
+            case .generic:
+                precondition(!checked, "DepthwiseTile16: the generic layout runs on interior pixels only")
+                dispatch(AnyShape.self, width, false, first, count)
+            }
+        }
+
+        @inline(__always)
+        func dispatch<S: DepthwiseShape>(_ shape: S.Type, _ width: Int, _ checked: Bool, _ first: Int, _ count: Int) {
+            switch (width, checked) {
+            case (8, false): blocks(S.self, Width8.self, Unchecked.self, first, count)
+            case (8, true): blocks(S.self, Width8.self, Checked.self, first, count)
+            case (7, false): blocks(S.self, Width7.self, Unchecked.self, first, count)
+            case (7, true): blocks(S.self, Width7.self, Checked.self, first, count)
+            case (6, false): blocks(S.self, Width6.self, Unchecked.self, first, count)
+            case (6, true): blocks(S.self, Width6.self, Checked.self, first, count)
+            case (5, false): blocks(S.self, Width5.self, Unchecked.self, first, count)
+            case (5, true): blocks(S.self, Width5.self, Checked.self, first, count)
+            case (4, false): blocks(S.self, Width4.self, Unchecked.self, first, count)
+            case (4, true): blocks(S.self, Width4.self, Checked.self, first, count)
+            default: preconditionFailure("DepthwiseTile16: block width expected 4...8, found \(width)")
+            }
+        }
+
+        /// One specialization per layout, block width and checking (Swift specializes each combination
+        /// into its own function, so the tap loops unroll with literal bounds).
+        @inline(never)
+        func blocks<S: DepthwiseShape, W: DepthwiseBlockWidth, C: DepthwiseColumnChecks>(
+            _ shape: S.Type, _ width: W.Type, _ checks: C.Type, _ first: Int, _ count: Int) {
+            blocks(W.pixels, first, count, kw: S.kernelWidth, s: S.strideWidth, checked: C.enabled)
+        }
 
         @inline(__always)
         func load(_ p: UnsafeRawPointer, _ offset: Int) -> V { p.loadUnaligned(fromByteOffset: offset, as: V.self) }
 
+        /// For every channel block, `count` blocks of `width` pixels from pixel `first`. `kw`/`s` are the
+        /// literal kernel width and stride of a specialized layout, or 0 for the generic one; `checked`
+        /// skips input columns outside the image.
         @inline(__always)
-        func blocks(_ width: Int, _ first: Int, _ count: Int, kw: Int, s: Int) {
+        func blocks(_ width: Int, _ first: Int, _ count: Int, kw: Int, s: Int, checked: Bool) {
             var channelOffset = 0
             for _ in 0..<channelBlocks {
                 let b = load(bias, channelOffset)
@@ -129,8 +203,13 @@ public enum DepthwiseTile16 {
                     var ky = kernelRows.lowerBound
                     var rp = input + (x &* pixelStep &+ ky &* rowStep &+ channelOffset)
                     var wp = weights + (ky &* weightRow &+ channelOffset)
+                    let column0 = firstColumn &+ x &* s
                     while ky < kernelRows.upperBound {
-                        if s == 0 { tapWalk(&acc, width, rp, wp, kw: kernelWidth) } else { columnWalk(&acc, width, rp, wp, kw: kw, s: s) }
+                        if s == 0 {
+                            tapWalk(&acc, width, rp, wp, kw: kernelWidth)
+                        } else {
+                            columnWalk(&acc, width, rp, wp, kw: kw, s: s, checked: checked, column0: column0)
+                        }
                         rp += rowStep
                         wp += weightRow
                         ky &+= 1
@@ -145,44 +224,40 @@ public enum DepthwiseTile16 {
 
         /// One kernel row input column by input column (`tapStep` is the column step; stride `s`):
         /// column `j` feeds pixel `(j − kx)/s` with tap `kx`, so each pixel takes its taps left to right.
+        /// With `checked`, columns outside `0..<inputWidth` (`column0` is column 0's index) are skipped.
         @inline(__always)
-        func columnWalk(_ acc: inout InlineArray<8, V>, _ width: Int, _ rp: UnsafeRawPointer, _ wp: UnsafeRawPointer, kw: Int, s: Int) {
+        func columnWalk(_ acc: inout InlineArray<8, V>, _ width: Int, _ rp: UnsafeRawPointer, _ wp: UnsafeRawPointer,
+                                kw: Int, s: Int, checked: Bool, column0: Int) {
             let w: InlineArray<5, V> = kw == 3
                 ? [load(wp, 0), load(wp, weightTap), load(wp, 2 &* weightTap), V(), V()]
                 : [load(wp, 0), load(wp, weightTap), load(wp, 2 &* weightTap), load(wp, 3 &* weightTap), load(wp, 4 &* weightTap)]
             let columns = s &* (width &- 1) &+ kw   // at most 19
-            column(&acc, width, rp, 0, w, kw, s)
-            column(&acc, width, rp, 1, w, kw, s)
-            column(&acc, width, rp, 2, w, kw, s)
-            column(&acc, width, rp, 3, w, kw, s)
-            column(&acc, width, rp, 4, w, kw, s)
-            column(&acc, width, rp, 5, w, kw, s)
-            if columns > 6 { column(&acc, width, rp, 6, w, kw, s) }
-            if columns > 7 { column(&acc, width, rp, 7, w, kw, s) }
-            if columns > 8 { column(&acc, width, rp, 8, w, kw, s) }
-            if columns > 9 { column(&acc, width, rp, 9, w, kw, s) }
-            if columns > 10 { column(&acc, width, rp, 10, w, kw, s) }
-            if columns > 11 { column(&acc, width, rp, 11, w, kw, s) }
-            if columns > 12 { column(&acc, width, rp, 12, w, kw, s) }
-            if columns > 13 { column(&acc, width, rp, 13, w, kw, s) }
-            if columns > 14 { column(&acc, width, rp, 14, w, kw, s) }
-            if columns > 15 { column(&acc, width, rp, 15, w, kw, s) }
-            if columns > 16 { column(&acc, width, rp, 16, w, kw, s) }
-            if columns > 17 { column(&acc, width, rp, 17, w, kw, s) }
-            if columns > 18 { column(&acc, width, rp, 18, w, kw, s) }
-        }
-
-        @inline(__always)
-        func column(_ acc: inout InlineArray<8, V>, _ width: Int, _ rp: UnsafeRawPointer, _ j: Int,
-                    _ w: InlineArray<5, V>, _ kw: Int, _ s: Int) {
-            let v = load(rp, j &* tapStep)
-            for kx in 0..<kw {
-                let t = j &- kx
-                if t >= 0 && t % s == 0 && t / s < width { acc[t / s] = acc[t / s].addingProduct(v, w[kx]) }
+            @inline(__always) func column(_ j: Int) {
+                if checked && UInt(bitPattern: column0 &+ j) >= UInt(bitPattern: inputWidth) { return }
+                let v = load(rp, j &* tapStep)
+                for kx in 0..<kw {
+                    let t = j &- kx
+                    if t >= 0 && t % s == 0 && t / s < width { acc[t / s] = acc[t / s].addingProduct(v, w[kx]) }
+                }
             }
+            column(0); column(1); column(2); column(3); column(4); column(5)
+            if columns > 6 { column(6) }
+            if columns > 7 { column(7) }
+            if columns > 8 { column(8) }
+            if columns > 9 { column(9) }
+            if columns > 10 { column(10) }
+            if columns > 11 { column(11) }
+            if columns > 12 { column(12) }
+            if columns > 13 { column(13) }
+            if columns > 14 { column(14) }
+            if columns > 15 { column(15) }
+            if columns > 16 { column(16) }
+            if columns > 17 { column(17) }
+            if columns > 18 { column(18) }
         }
 
-        /// One kernel row tap by tap, with a run-time tap count (other widths, dilation, strides).
+        /// One kernel row tap by tap, with a run-time tap count: each tap's weight is loaded once and
+        /// feeds every pixel of the block.
         @inline(__always)
         func tapWalk(_ acc: inout InlineArray<8, V>, _ width: Int, _ rp: UnsafeRawPointer, _ wp: UnsafeRawPointer, kw: Int) {
             var tp = rp
@@ -196,3 +271,26 @@ public enum DepthwiseTile16 {
         }
     }
 }
+
+// Type tags that select the specializations of `DepthwiseTile16.Run.blocks` (the same tags as `BlazeKernels.DepthwiseRun8`'s).
+
+/// A kernel width and horizontal stride known at compile time; 0 and 0 for the generic layout.
+protocol DepthwiseShape { static var kernelWidth: Int { get }; static var strideWidth: Int { get } }
+enum K3S1: DepthwiseShape { static var kernelWidth: Int { 3 }; static var strideWidth: Int { 1 } }
+enum K5S1: DepthwiseShape { static var kernelWidth: Int { 5 }; static var strideWidth: Int { 1 } }
+enum K3S2: DepthwiseShape { static var kernelWidth: Int { 3 }; static var strideWidth: Int { 2 } }
+enum K5S2: DepthwiseShape { static var kernelWidth: Int { 5 }; static var strideWidth: Int { 2 } }
+enum AnyShape: DepthwiseShape { static var kernelWidth: Int { 0 }; static var strideWidth: Int { 0 } }
+
+/// Output pixels per block.
+protocol DepthwiseBlockWidth { static var pixels: Int { get } }
+enum Width8: DepthwiseBlockWidth { static var pixels: Int { 8 } }
+enum Width7: DepthwiseBlockWidth { static var pixels: Int { 7 } }
+enum Width6: DepthwiseBlockWidth { static var pixels: Int { 6 } }
+enum Width5: DepthwiseBlockWidth { static var pixels: Int { 5 } }
+enum Width4: DepthwiseBlockWidth { static var pixels: Int { 4 } }
+
+/// Whether a block checks its input columns against the image.
+protocol DepthwiseColumnChecks { static var enabled: Bool { get } }
+enum Checked: DepthwiseColumnChecks { static var enabled: Bool { true } }
+enum Unchecked: DepthwiseColumnChecks { static var enabled: Bool { false } }
