@@ -1,7 +1,7 @@
 /// One output row of a depthwise convolution for a run of eight-channel blocks: output pixels are
-/// computed eight at a time (four for the last few), each with its own `SIMD8<Float>` accumulator, so
-/// one weight load serves eight fused multiply-adds and eight independent chains keep both FMA pipes
-/// busy. Blocks inside the interior (every tap in bounds) run without checks; blocks that reach into
+/// computed eight at a time (the last 4–7 as one narrower block), each with its own `SIMD8<Float>`
+/// accumulator, so one weight load serves eight fused multiply-adds and eight independent chains keep
+/// both FMA pipes busy. Blocks inside the interior (every tap in bounds) run without checks; blocks that reach into
 /// the padding check each input column once per kernel row and skip the columns outside the image.
 ///
 /// Per output element the arithmetic is that of the plain loops: the accumulator starts at the bias,
@@ -123,7 +123,8 @@ struct DepthwiseRun8 {
     }
 
     /// One specialization per layout, block width and checking (Swift specializes each combination
-    /// into its own function, so the tap loops unroll with literal bounds).
+    /// into its own function, so the tap loops unroll with literal bounds). Keep `blocks(_:_:_:kw:s:checked:)`
+    /// small: past a size limit Swift stops inlining it here and the loops run generic, about 6× slower.
     @inline(never)
     private func blocks<S: DepthwiseShape, W: DepthwiseBlockWidth, C: DepthwiseColumnChecks>(
         _ shape: S.Type, _ width: W.Type, _ checks: C.Type, _ first: Int, _ count: Int) {

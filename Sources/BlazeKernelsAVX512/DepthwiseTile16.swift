@@ -4,7 +4,9 @@
 /// as the 8-channel paths in `BlazeKernels` (`DepthwiseConv2DKernel`, `DepthwiseRun8`) — bias, then
 /// one fused multiply-add per in-bounds tap in kernel order (row by row, left to right), then the
 /// clamp — so both give identical bits per lane. `Run` is `DepthwiseRun8`'s code on 16-channel
-/// vectors (see there for the layouts); keep the two in step.
+/// vectors (see there for the layouts; keep the two in step) with one difference: unchecked stride-2
+/// blocks keep the column walk, which the 32 vector registers hold without spilling and which
+/// measured faster here than the tap walk the 8-channel path uses at stride 2.
 public enum DepthwiseTile16 {
     typealias V = SIMD16<Float>
 
@@ -179,7 +181,8 @@ public enum DepthwiseTile16 {
         }
 
         /// One specialization per layout, block width and checking (Swift specializes each combination
-        /// into its own function, so the tap loops unroll with literal bounds).
+        /// into its own function, so the tap loops unroll with literal bounds). Keep `blocks(_:_:_:kw:s:checked:)`
+        /// small: past a size limit Swift stops inlining it here and the loops run generic, about 6× slower.
         @inline(never)
         func blocks<S: DepthwiseShape, W: DepthwiseBlockWidth, C: DepthwiseColumnChecks>(
             _ shape: S.Type, _ width: W.Type, _ checks: C.Type, _ first: Int, _ count: Int) {
