@@ -29,12 +29,18 @@ struct ModelsBenchmark: ParsableCommand {
     @Flag(help: "Print time per op kind and the slowest nodes of each model.") var perLayer = false
     @Option(help: "With --per-layer, how many of the slowest nodes to list.") var topNodes = 8
     @Option(help: "Convolution GEMM: automatic, blas, or a packed tile (avx512-8x32, fma-6x16).") var gemm = "automatic"
+    @Option(help: ArgumentHelp("Kernel instruction set: automatic, avx2 (the 6×16 GEMM tile and 8-channel depthwise, what a "
+                               + "CPU without AVX-512 runs) or avx512 (the 8×32 tile and 16-channel depthwise).", valueName: "isa"))
+    var isa = "automatic"
 
     var convolutionGEMM: ConvolutionGEMM? {
-        switch gemm {
-        case "automatic": return .automatic
-        case "blas": return .blas
-        default: return GEMMTile(rawValue: gemm).map { .packed($0) }
+        switch (isa, gemm) {
+        case ("avx2", "automatic"): return .packed(.fma6x16)
+        case ("avx512", "automatic"): return .packed(.avx512x8x32)
+        case ("automatic", "automatic"): return .automatic
+        case ("automatic", "blas"): return .blas
+        case ("automatic", _): return GEMMTile(rawValue: gemm).map { .packed($0) }
+        default: return nil
         }
     }
 
@@ -42,6 +48,15 @@ struct ModelsBenchmark: ParsableCommand {
         guard (1...64).contains(threads) else { throw ValidationError("--threads expected 1...64, found \(threads)") }
         guard runs >= 1 else { throw ValidationError("--runs expected at least 1, found \(runs)") }
         guard warmup >= 0 else { throw ValidationError("--warmup expected at least 0, found \(warmup)") }
+        guard ["automatic", "avx2", "avx512"].contains(isa) else {
+            throw ValidationError("--isa expected automatic, avx2 or avx512, found \(isa)")
+        }
+        guard isa == "automatic" || gemm == "automatic" else {
+            throw ValidationError("--isa \(isa) and --gemm \(gemm) both choose the kernels; give one of them")
+        }
+        guard isa != "avx512" || GEMMTile.avx512x8x32.isSupported else {
+            throw ValidationError("--isa avx512: this CPU (or build) has no AVX-512 F/BW/DQ/VL; use --isa avx2")
+        }
         guard convolutionGEMM != nil else {
             throw ValidationError("--gemm expected automatic, blas, \(GEMMTile.allCases.map(\.rawValue).joined(separator: ", ")), found \(gemm)")
         }
@@ -55,7 +70,7 @@ struct ModelsBenchmark: ParsableCommand {
         if !json {
             print(MachineDescription.current)
             print("# BLAS kernels: \(BLASKernelSelection.upgradeIfBeneficial())")
-            print("# convolution GEMM: \(gemm) (best tile here: \(GEMMTile.best?.rawValue ?? "none, BLAS"))")
+            print("# kernels: --isa \(isa) --gemm \(gemm) (best tile here: \(GEMMTile.best?.rawValue ?? "none, BLAS"))")
         }
         let models = BuiltinModel.allCases.filter { onlyModels.isEmpty || onlyModels.contains($0.rawValue) }
         for m in models {
