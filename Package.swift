@@ -123,6 +123,6 @@ let package = Package(
         .testTarget(name: "BlazeKitTests", dependencies: ["BlazeKit"], resources: [.copy("Fixtures")]),
         // These two read the photos in Tests/BlazeKitTests/Fixtures by path.
         .testTarget(name: "BlazeMLKitTests", dependencies: ["BlazeMLKit", "BlazeKit"]),
-        .testTarget(name: "BlazeVisionTests", dependencies: ["BlazeVision", "BlazeKit"]),
+        .testTarget(name: "BlazeVisionTests", dependencies: ["BlazeVision", "BlazeKit"], resources: [.copy("Fixtures")]),
     ]
 )

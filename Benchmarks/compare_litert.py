@@ -37,9 +37,10 @@ import time
 import numpy as np
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-MODELS = ['pose_detection', 'pose_landmark_full', 'pose_landmark_lite',
-          'palm_detection_full', 'palm_detection_lite', 'hand_landmark_full', 'hand_landmark_lite']
-RANGE = {'pose_detection': (-1.0, 1.0)}  # everything else takes [0, 1]
+sys.path.insert(0, os.path.join(REPO, 'Tools'))
+import builtin_models  # noqa: E402  (the model names and input ranges, from Tools/builtin_models.json)
+
+MODELS = builtin_models.NAMES
 WARMUP = 10
 
 
@@ -48,7 +49,7 @@ def litert_time(path, threads, runs):
     it = Interpreter(model_path=path, num_threads=threads)
     it.allocate_tensors()
     inp = it.get_input_details()[0]
-    lo, hi = RANGE.get(os.path.basename(path)[:-len('.tflite')], (0.0, 1.0))
+    lo, hi = builtin_models.value_range(os.path.basename(path)[:-len('.tflite')])
     x = np.random.default_rng(0).uniform(lo, hi, size=inp['shape']).astype(np.float32)
     it.set_tensor(inp['index'], x)
     for _ in range(WARMUP):
@@ -160,6 +161,9 @@ def main():
         sys.exit('no models directory: pass --models DIR_OF_TFLITE')
     threads = [int(t) for t in a.threads.split(',') if t.strip()]
     models = MODELS if not a.only else [m.strip() for m in a.only.split(',')]
+    for m in models:
+        if m not in MODELS:
+            sys.exit(f'--only: unknown model {m}; the models are {", ".join(MODELS)}')
     for m in models:
         if not os.path.isfile(os.path.join(a.models, m + '.tflite')):
             sys.exit(f'missing {m}.tflite in {a.models}')

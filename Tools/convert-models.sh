@@ -21,16 +21,18 @@ PIP="${PIP:-python3 -m pip}"
 SCRATCH="${SCRATCH:-$ROOT/.build-conv}"
 OUT="$ROOT/Models/bkm"
 
-# model name → expected sha256 of the .tflite (see Models/README.md)
-declare -A SHA256=(
-    [pose_detection]=9ba9dd3d42efaaba86b4ff0122b06f29c4122e756b329d89dca1e297fd8f866c
-    [pose_landmark_full]=e9a5c5cb17f736fafd4c2ec1da3b3d331d6edbe8a0d32395855aeb2cdfd64b9f
-    [pose_landmark_lite]=f17bfbecadb61c3be1baa8b8d851cc6619c870a87167b32848ad20db306b9d61
-    [palm_detection_full]=1b14e9422c6ad006cde6581a46c8b90dd573c07ab7f3934b5589e7cea3f89a54
-    [palm_detection_lite]=e9a4aaddf90dda56a87235303cf00e4c2d3fb28725f68fd88772997dac905c18
-    [hand_landmark_full]=11c272b891e1a99ab034208e23937a8008388cf11ed2a9d776ed3d01d0ba00e3
-    [hand_landmark_lite]=048edd3645c9bf7397d19a9f6e3a42957d6e414c9bea6598030a2e9b624156e6
-)
+# The models, in order, and the expected sha256 of each .tflite: Tools/builtin_models.json (written from
+# KnownModel.all in Sources/BlazeModelFormat/KnownModel.swift), read through Tools/builtin_models.py.
+declare -A SHA256=()
+MODELS=()
+while read -r name sha; do
+    SHA256[$name]=$sha
+    MODELS+=("$name")
+done < <(python3 "$ROOT/Tools/builtin_models.py")
+if [[ ${#MODELS[@]} -eq 0 ]]; then
+    echo "error: no models read from $ROOT/Tools/builtin_models.json (python3 Tools/builtin_models.py failed)" >&2
+    exit 1
+fi
 # model name → path inside the mediapipe 0.10.14 wheel
 declare -A WHEEL_PATH=(
     [pose_detection]=mediapipe/modules/pose_detection/pose_detection.tflite
@@ -40,8 +42,6 @@ declare -A WHEEL_PATH=(
     [hand_landmark_full]=mediapipe/modules/hand_landmark/hand_landmark_full.tflite
     [hand_landmark_lite]=mediapipe/modules/hand_landmark/hand_landmark_lite.tflite
 )
-MODELS=(pose_detection pose_landmark_full pose_landmark_lite palm_detection_full palm_detection_lite
-        hand_landmark_full hand_landmark_lite)
 LITE_URL="https://storage.googleapis.com/mediapipe-assets/pose_landmark_lite.tflite?generation=1661875901231143"
 
 TMP="$(mktemp -d)"

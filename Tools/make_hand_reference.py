@@ -7,22 +7,20 @@ Usage (from the repo root, with the venv of Tools/setup-peer-venv.sh --with-medi
   .venv-peer/bin/python Tools/make_hand_reference.py --models DIR_OF_TFLITE --out Tests/BlazeKitTests/Fixtures/hand PHOTO.png...
 
 MediaPipe Tasks needs NormalizationOptions metadata in its .tflite files, so the script writes
-temporary .task bundles with it added (palm_detection and hand_landmark: mean 0, std 255, i.e. [0, 1]).
+temporary .task bundles with it added (mean and std from each model's input range in
+Tools/builtin_models.json: [0, 1] for palm_detection and hand_landmark, i.e. mean 0, std 255).
 """
-import argparse, json, os, shutil, tempfile, zipfile
+import argparse, json, os, shutil, tempfile
 import mediapipe as mp
 from mediapipe.tasks.python import vision, BaseOptions
-from peer_bundles import tflite_with_normalization
+from peer_bundles import write_task_bundle
 
 
 
 def hand_bundle(models, variant, directory):
-    path = os.path.join(directory, f'hand_landmarker_{variant}.task')
-    with zipfile.ZipFile(path, 'w') as z:
-        z.writestr('hand_detector.tflite', tflite_with_normalization(f'{models}/palm_detection_{variant}.tflite', 0.0, 255.0, 2))
-        z.writestr('hand_landmarks_detector.tflite',
-                   tflite_with_normalization(f'{models}/hand_landmark_{variant}.tflite', 0.0, 255.0, 4))
-    return path
+    """hand_landmarker_<variant>.task in `directory`: the palm detector (2 outputs) and the landmark model (4)."""
+    return write_task_bundle(os.path.join(directory, f'hand_landmarker_{variant}.task'), models,
+                             [(f'palm_detection_{variant}', 2), (f'hand_landmark_{variant}', 4)])
 
 
 def main():

@@ -25,22 +25,27 @@ import numpy as np
 from PIL import Image
 from ai_edge_litert.interpreter import Interpreter, OpResolverType
 
+import builtin_models
+
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 SEED = 0x9E3779B9
 
-# model -> (value range of the float input, photo recipe)
+# network family -> photo recipe; the models, their SHA-256 and the value ranges of their float inputs
+# come from Tools/builtin_models.json.
 #   recipe kinds: 'letterbox' (whole photo padded to a centred square), 'person' (square around the
 #   MediaPipe pose landmarks), 'hand' (tight square around one hand's MediaPipe landmarks).
-MODELS = {
-    'pose_detection':      ((-1.0, 1.0), ('letterbox', 'coco_000000000785')),
-    'pose_landmark_full':  ((0.0, 1.0),  ('person',    'coco_000000000785')),
-    'pose_landmark_lite':  ((0.0, 1.0),  ('person',    'coco_000000000785')),
-    'palm_detection_full': ((0.0, 1.0),  ('letterbox', 'onehand10k_1402')),
-    'palm_detection_lite': ((0.0, 1.0),  ('letterbox', 'onehand10k_1402')),
-    'hand_landmark_full':  ((0.0, 1.0),  ('hand',      'onehand10k_1402')),
-    'hand_landmark_lite':  ((0.0, 1.0),  ('hand',      'onehand10k_1402')),
+RECIPES = {
+    'pose_detection': ('letterbox', 'coco_000000000785'),
+    'pose_landmark':  ('person',    'coco_000000000785'),
+    'palm_detection': ('letterbox', 'onehand10k_1402'),
+    'hand_landmark':  ('hand',      'onehand10k_1402'),
 }
+
+
+def recipe(model):
+    """The photo recipe of `model`, by the family its name starts with."""
+    return next(r for family, r in RECIPES.items() if model.startswith(family))
 PERSON_MARGIN = 1.25   # square side = margin * max(width, height) of the landmark bounding box
 HAND_MARGIN = 1.15
 
@@ -191,10 +196,13 @@ def main():
     }
     written = []
     rows = []
-    for model, ((lo, hi), (kind, stem)) in MODELS.items():
+    for model in builtin_models.NAMES:
+        (lo, hi), (kind, stem) = builtin_models.value_range(model), recipe(model)
         path = os.path.join(a.models, model + '.tflite')
-        manifest['models'][model] = {'file': model + '.tflite', 'sha256': sha256_file(path),
-                                     'bytes': os.path.getsize(path)}
+        digest = sha256_file(path)
+        if digest != builtin_models.sha256(model):
+            sys.exit(f'{path} has sha256 {digest}, expected {builtin_models.sha256(model)} (Tools/builtin_models.json)')
+        manifest['models'][model] = {'file': model + '.tflite', 'sha256': digest, 'bytes': os.path.getsize(path)}
         probe = Interpreter(model_path=path, num_threads=1)
         probe.allocate_tensors()
         ind = probe.get_input_details()[0]

@@ -8,24 +8,22 @@ Usage (from the repo root, with the venv of Tools/setup-peer-venv.sh --with-medi
 
 MediaPipe Tasks needs NormalizationOptions metadata in its .tflite files, which the original
 pose_landmark files lack, so the script writes temporary .task bundles with that metadata added
-(pose_detection: mean = std = 127.5, i.e. [-1, 1]; pose_landmark: mean 0, std 255, i.e. [0, 1]).
+(mean and std from each model's input range in Tools/builtin_models.json: [-1, 1] for pose_detection,
+mean = std = 127.5; [0, 1] for pose_landmark, mean 0, std 255).
 """
-import argparse, json, os, shutil, tempfile, zipfile
+import argparse, json, os, shutil, tempfile
 import numpy as np
 from PIL import Image
 import mediapipe as mp
 from mediapipe.tasks.python import vision, BaseOptions
-from peer_bundles import tflite_with_normalization
+from peer_bundles import write_task_bundle
 
 
 
 def pose_bundle(models, variant, directory):
-    path = os.path.join(directory, f'pose_landmarker_{variant}.task')
-    with zipfile.ZipFile(path, 'w') as z:
-        z.writestr('pose_detector.tflite', tflite_with_normalization(f'{models}/pose_detection.tflite', 127.5, 127.5, 2))
-        z.writestr('pose_landmarks_detector.tflite',
-                   tflite_with_normalization(f'{models}/pose_landmark_{variant}.tflite', 0.0, 255.0, 5))
-    return path
+    """pose_landmarker_<variant>.task in `directory`: the pose detector (2 outputs) and the landmark model (5)."""
+    return write_task_bundle(os.path.join(directory, f'pose_landmarker_{variant}.task'), models,
+                             [('pose_detection', 2), (f'pose_landmark_{variant}', 5)])
 
 
 def landmark(l):

@@ -2,7 +2,9 @@
 float models without NormalizationOptions metadata, which the original .tflite files lack, so the
 reference scripts add it before bundling the models into temporary .task files."""
 import os
+import zipfile
 from mediapipe.tasks.python.metadata.metadata_writers import metadata_writer
+import builtin_models
 
 
 def tflite_with_normalization(path, mean, std, outputs):
@@ -13,3 +15,15 @@ def tflite_with_normalization(path, mean, std, outputs):
     for i in range(outputs):
         writer.add_feature_output(name=f'output{i}')
     return writer.populate()[0]
+
+
+def write_task_bundle(path, models, members):
+    """Writes a .task bundle at `path` holding, for each (model name, output count) of `members`, the
+    original `models/<name>.tflite` under its .task entry name with the normalization of its input range
+    (both from Tools/builtin_models.json). Returns `path`."""
+    with zipfile.ZipFile(path, 'w') as z:
+        for name, outputs in members:
+            mean, std = builtin_models.normalization(name)
+            z.writestr(builtin_models.task_entry(name),
+                       tflite_with_normalization(os.path.join(models, name + '.tflite'), mean, std, outputs))
+    return path

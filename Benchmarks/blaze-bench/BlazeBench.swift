@@ -261,7 +261,7 @@ struct PipelineBenchmark: ParsableCommand {
         let photo = try Image(rgb: rgb, width: 640, height: 480)
         let clip = mode == "image" ? [] : try sequence(of: photo, endCenter: SIMD2(0.45, 0.55))
         for t in threads {
-            var options = HandLandmarkerOptions()
+            let options = HandLandmarkerOptions()
             options.model = model == "lite" ? .lite : .full
             options.baseOptions.threadCount = t
             if mode != "video" {
@@ -283,7 +283,7 @@ struct PipelineBenchmark: ParsableCommand {
     func benchmarkPose(_ photo: Image) throws {
         let clip = mode == "image" ? [] : try sequence(of: photo, endCenter: SIMD2(0.52, 0.45))
         for t in threads {
-            var options = PoseLandmarkerOptions()
+            let options = PoseLandmarkerOptions()
             options.model = model == "lite" ? .lite : .full
             options.baseOptions.threadCount = t
             if mode != "video" {

@@ -77,7 +77,7 @@ struct LiveStreamBenchmark: ParsableCommand {
         let submit: (Image, Int) throws -> Void
         var keepAlive: AnyObject
         if task == "pose" {
-            var options = PoseLandmarkerOptions()
+            let options = PoseLandmarkerOptions()
             options.model = model == "lite" ? .lite : .full
             options.baseOptions.threadCount = threads
             options.runningMode = .liveStream
@@ -86,7 +86,7 @@ struct LiveStreamBenchmark: ParsableCommand {
             submit = { try landmarker.detectAsync(image: $0, timestampInMilliseconds: $1) }
             keepAlive = landmarker
         } else {
-            var options = HandLandmarkerOptions()
+            let options = HandLandmarkerOptions()
             options.model = model == "lite" ? .lite : .full
             options.baseOptions.threadCount = threads
             options.runningMode = .liveStream

@@ -75,7 +75,7 @@ struct VideoBenchmark: ParsableCommand {
     }
 
     private func makeLandmarker() throws -> PoseLandmarker {
-        var options = PoseLandmarkerOptions()
+        let options = PoseLandmarkerOptions()
         options.model = model == "lite" ? .lite : .full
         options.runningMode = .video
         options.baseOptions.threadCount = threads

@@ -1,3 +1,4 @@
+import Foundation
 /// How the stored pixels of an ``Image`` must be transformed to display upright, with the case names
 /// and meaning of iOS `UIImage.Orientation`.
 ///
@@ -192,8 +193,8 @@ public struct Image: Sendable, Equatable {
     }
 
     /// The rotation, in radians, that MediaPipe's iOS Tasks API puts into the full-image region of interest
-    /// for this orientation (`MPPVisionTaskRunner.mm`; spec §10): up → 0, right → 3π/2, down → π,
-    /// left → π/2, computed as `Float(Double(degrees) · π / −180)` with degrees 0, −270, −180, −90.
+    /// for this orientation (`mediapipe/tasks/ios/vision/core/sources/MPPVisionTaskRunner.mm`): up → 0,
+    /// right → 3π/2, down → π, left → π/2, computed as `Float(Double(degrees) · π / −180)` with degrees 0, −270, −180, −90.
     /// Mirrored orientations give the value of their unmirrored counterpart; the pipeline must reject
     /// them (check ``ImageOrientation/isMirrored``).
     public var rotationRadians: Float {
@@ -247,4 +248,10 @@ public struct Image: Sendable, Equatable {
         }
         return Image(validatedPixels: out, width: ow, height: oh, orientation: .up)
     }
+}
+
+/// `localizedDescription` is the message that names the file, option or value at fault.
+extension ImageError: LocalizedError {
+    /// The same message as `description`.
+    public var errorDescription: String? { description }
 }

@@ -41,34 +41,34 @@ public enum DepthwiseConv2DKernel {
             let chunk = max(8, 2048 / max(c, 1))
             var chunkStart = interior.lowerBound
             while chunkStart < interior.upperBound {
-            let count = min(chunk, interior.upperBound - chunkStart)
-            let firstInput = (iy0 &* w.inputWidth &+ chunkStart &* w.strideWidth &- w.padLeft) &* c
-            let firstOutput = outRow &+ chunkStart &* c
-            var cb = 0
-            // AVX-512: 16-channel blocks first (BlazeKernelsAVX512), the rest eight at a time.
-            while wide, cb &+ 16 <= c {
-                DepthwiseTile16.run(input: inRaw + (firstInput &+ cb) &* 4, weights: wRaw + cb &* 4, bias: bRaw + cb &* 4,
-                                    output: outRaw + (firstOutput &+ cb) &* 4,
-                                    lo: clamp.min, hi: clamp.max, pixels: count, kernelRows: kRows, kernelWidth: kw,
-                                    xStep: xStep &* 4, tapStep: dx &* 4, rowStep: dy &* 4, weightTap: c &* 4,
-                                    weightRow: kw &* c &* 4, outStep: c &* 4)
-                cb &+= 16
-            }
-            while cb < c8 {
-                let geometry = InteriorRun(
-                    input: inRaw + (firstInput &+ cb) &* 4, weights: wRaw + cb &* 4,
-                    output: outRaw + (firstOutput &+ cb) &* 4,
-                    bias: bRaw.loadUnaligned(fromByteOffset: cb &* 4, as: SIMD8<Float>.self), lo: lo, hi: hi,
-                    pixels: count, kernelRows: kRows, xStepBytes: xStep &* 4, tapStepBytes: dx &* 4,
-                    rowStepBytes: dy &* 4, weightTapBytes: c &* 4, weightRowBytes: kw &* c &* 4, outStepBytes: c &* 4)
-                switch kw {
-                case 3: geometry.run(kernelWidth: 3)
-                case 5: geometry.run(kernelWidth: 5)
-                default: geometry.run(kernelWidth: kw)
+                let count = min(chunk, interior.upperBound - chunkStart)
+                let firstInput = (iy0 &* w.inputWidth &+ chunkStart &* w.strideWidth &- w.padLeft) &* c
+                let firstOutput = outRow &+ chunkStart &* c
+                var cb = 0
+                // AVX-512: 16-channel blocks first (BlazeKernelsAVX512), the rest eight at a time.
+                while wide, cb &+ 16 <= c {
+                    DepthwiseTile16.run(input: inRaw + (firstInput &+ cb) &* 4, weights: wRaw + cb &* 4, bias: bRaw + cb &* 4,
+                                        output: outRaw + (firstOutput &+ cb) &* 4,
+                                        lo: clamp.min, hi: clamp.max, pixels: count, kernelRows: kRows, kernelWidth: kw,
+                                        xStep: xStep &* 4, tapStep: dx &* 4, rowStep: dy &* 4, weightTap: c &* 4,
+                                        weightRow: kw &* c &* 4, outStep: c &* 4)
+                    cb &+= 16
                 }
-                cb &+= 8
-            }
-            chunkStart &+= count
+                while cb < c8 {
+                    let geometry = InteriorRun(
+                        input: inRaw + (firstInput &+ cb) &* 4, weights: wRaw + cb &* 4,
+                        output: outRaw + (firstOutput &+ cb) &* 4,
+                        bias: bRaw.loadUnaligned(fromByteOffset: cb &* 4, as: SIMD8<Float>.self), lo: lo, hi: hi,
+                        pixels: count, kernelRows: kRows, xStepBytes: xStep &* 4, tapStepBytes: dx &* 4,
+                        rowStepBytes: dy &* 4, weightTapBytes: c &* 4, weightRowBytes: kw &* c &* 4, outStepBytes: c &* 4)
+                    switch kw {
+                    case 3: geometry.run(kernelWidth: 3)
+                    case 5: geometry.run(kernelWidth: 5)
+                    default: geometry.run(kernelWidth: kw)
+                    }
+                    cb &+= 8
+                }
+                chunkStart &+= count
             }
             // Channel tail of interior columns, scalar.
             if c8 < c {

@@ -32,6 +32,7 @@ public enum ElementwiseKernel {
         }
     }
 
+    /// The plain twin of ``add(_:_:_:range:clamp:)`` over `0..<count`, the test oracle.
     public static func addReference(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, _ out: UnsafeMutablePointer<Float>,
                                     count: Int, clamp: ClampBounds) {
         for i in 0..<count { out[i] = clamp.apply(a[i] + b[i]) }
@@ -61,6 +62,7 @@ public enum ElementwiseKernel {
         }
     }
 
+    /// The plain twin of ``prelu(_:alpha:_:pixels:channels:)`` over `0..<pixels`, the test oracle.
     public static func preluReference(_ x: UnsafePointer<Float>, alpha: UnsafePointer<Float>, _ out: UnsafeMutablePointer<Float>,
                                       pixels: Int, channels: Int) {
         for p in 0..<pixels {
@@ -76,6 +78,7 @@ public enum ElementwiseKernel {
         for i in range { out[i] = 1 / (1 + Foundation.exp(-x[i])) }
     }
 
+    /// The plain twin of ``logistic(_:_:range:)`` over `0..<count`, in double precision: the test oracle.
     public static func logisticReference(_ x: UnsafePointer<Float>, _ out: UnsafeMutablePointer<Float>, count: Int) {
         for i in 0..<count { out[i] = Float(1 / (1 + Foundation.exp(-Double(x[i])))) }
     }

@@ -33,6 +33,7 @@ public enum LayoutKernel {
         }
     }
 
+    /// The plain twin of ``pad(input:inputShape:pads:output:rows:)`` over every output element, the test oracle.
     public static func padReference(input: UnsafePointer<Float>, inputShape s: [Int], pads: [Int], output: UnsafeMutablePointer<Float>) {
         var o = [Int](repeating: 0, count: 4)
         for axis in 0..<4 { o[axis] = s[axis] + pads[2 * axis] + pads[2 * axis + 1] }
@@ -62,6 +63,7 @@ public enum LayoutKernel {
         }
     }
 
+    /// The plain twin of ``depthToSpace(input:height:width:channels:blockSize:output:rows:)`` over every output element, the test oracle.
     public static func depthToSpaceReference(input: UnsafePointer<Float>, height: Int, width: Int, channels: Int, blockSize b: Int,
                                              output: UnsafeMutablePointer<Float>) {
         let oc = channels / (b * b)
@@ -97,6 +99,7 @@ public enum LayoutKernel {
         }
     }
 
+    /// The plain twin of ``mean(input:outer:reduce:inner:output:)``, summing in double precision: the test oracle.
     public static func meanReference(input: UnsafePointer<Float>, outer: Int, reduce: Int, inner: Int, output: UnsafeMutablePointer<Float>) {
         for o in 0..<outer { for i in 0..<inner {
             var s = 0.0
@@ -124,6 +127,8 @@ public enum LayoutKernel {
         }
     }
 
+    /// The plain twin of ``fullyConnected(input:weights:bias:output:rows:inFeatures:outFeatures:columns:clamp:)`` over
+    /// every output column, summing in double precision: the test oracle.
     public static func fullyConnectedReference(input: UnsafePointer<Float>, weights: UnsafePointer<Float>, bias: UnsafePointer<Float>,
                                                output: UnsafeMutablePointer<Float>, rows m: Int, inFeatures k: Int, outFeatures n: Int,
                                                clamp: ClampBounds) {

@@ -148,35 +148,35 @@ public enum PackedGEMM {
         // A block of rows is reused from L1 across every panel.
         let block = tileRows * 8
         withUnsafeTemporaryAllocation(of: Float.self, capacity: 2) { b in
-        b[0] = clamp.min
-        b[1] = clamp.max
-        let bounds = UnsafePointer(b.baseAddress!)
-        var start = rows.lowerBound
-        while start < rows.upperBound {
-            let end = min(rows.upperBound, start + block)
-            for p in 0..<weights.panelCount {
-                let first = weights.panelStart[p], live = weights.panelStart[p + 1] - first
-                let panel = weights.values + first * width
-                let idx = (imageOffsets ? weights.inputOffsets! : weights.indices) + first
-                let bias = weights.bias + p * width
-                let columns = min(width, weights.outputs - p * width)
-                var r = start
-                while r < end {
-                    let n = min(tileRows, end - r)
-                    let ar = a + r * lda, cr = c + r * ldc + p * width
-                    switch tile {
-                    case .avx512x8x32:
-                        GEMMTile8x32.run(a: ar, lda: lda, rows: n, panel: panel, indices: idx, depth: live, bias: bias,
-                                         c: cr, ldc: ldc, columns: columns, bounds: bounds)
-                    case .fma6x16:
-                        GEMMTile6x16.run(a: ar, lda: lda, rows: n, panel: panel, indices: idx, depth: live, bias: bias,
-                                         c: cr, ldc: ldc, columns: columns, bounds: bounds)
+            b[0] = clamp.min
+            b[1] = clamp.max
+            let bounds = UnsafePointer(b.baseAddress!)
+            var start = rows.lowerBound
+            while start < rows.upperBound {
+                let end = min(rows.upperBound, start + block)
+                for p in 0..<weights.panelCount {
+                    let first = weights.panelStart[p], live = weights.panelStart[p + 1] - first
+                    let panel = weights.values + first * width
+                    let idx = (imageOffsets ? weights.inputOffsets! : weights.indices) + first
+                    let bias = weights.bias + p * width
+                    let columns = min(width, weights.outputs - p * width)
+                    var r = start
+                    while r < end {
+                        let n = min(tileRows, end - r)
+                        let ar = a + r * lda, cr = c + r * ldc + p * width
+                        switch tile {
+                        case .avx512x8x32:
+                            GEMMTile8x32.run(a: ar, lda: lda, rows: n, panel: panel, indices: idx, depth: live, bias: bias,
+                                             c: cr, ldc: ldc, columns: columns, bounds: bounds)
+                        case .fma6x16:
+                            GEMMTile6x16.run(a: ar, lda: lda, rows: n, panel: panel, indices: idx, depth: live, bias: bias,
+                                             c: cr, ldc: ldc, columns: columns, bounds: bounds)
+                        }
+                        r += n
                     }
-                    r += n
                 }
+                start = end
             }
-            start = end
-        }
         }
     }
 }

@@ -45,6 +45,7 @@ public enum MaxPoolKernel {
         }
     }
 
+    /// The plain twin of ``direct(input:output:window:channels:clamp:rows:)`` over every output row, the test oracle.
     public static func reference(input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>, window w: SpatialWindow,
                                  channels c: Int, clamp: ClampBounds) {
         for y in 0..<w.outputHeight {

@@ -66,7 +66,7 @@ public enum ResizeBilinearKernel {
         }
     }
 
-    /// The plain twin.
+    /// The plain twin of ``direct(input:output:inputWidth:channels:rows:columns:outputRows:)`` over every output row, the test oracle.
     public static func reference(input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>, inputWidth: Int, channels c: Int,
                                  rows: BilinearAxis, columns: BilinearAxis) {
         for y in 0..<rows.lower.count {

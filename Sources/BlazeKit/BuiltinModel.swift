@@ -7,18 +7,39 @@ import BlazeModels
 import Foundation
 
 /// The seven Blaze networks that ship with BlazeKit, converted from MediaPipe 0.10.14's
-/// `.tflite` files (see `Models/README.md` for provenance).
+/// `.tflite` files (see `Models/README.md` for provenance). Their facts (source hash, input shape and
+/// range, `.task` entry) live in `KnownModel.all` (BlazeModelFormat), shared with the converter.
 public enum BuiltinModel: String, CaseIterable, Sendable, Codable {
+    /// BlazePose's person detector (224×224 input), used by both pose landmark models.
     case poseDetection = "pose_detection"
+    /// BlazePose GHUM full: 33 landmarks, world landmarks and a person mask (256×256 input).
     case poseLandmarkFull = "pose_landmark_full"
+    /// BlazePose GHUM lite: the same outputs for about half the compute.
     case poseLandmarkLite = "pose_landmark_lite"
+    /// BlazePalm full (192×192 input), the palm detector of the full hand models.
     case palmDetectionFull = "palm_detection_full"
+    /// BlazePalm lite, the palm detector of the lite hand models.
     case palmDetectionLite = "palm_detection_lite"
+    /// The full hand landmark model: 21 landmarks, world landmarks, presence and handedness (224×224 input).
     case handLandmarkFull = "hand_landmark_full"
+    /// The lite hand landmark model: the same outputs, smaller network.
     case handLandmarkLite = "hand_landmark_lite"
 
+    /// The model's entry in the shared facts table: source file and SHA-256, input shape and range,
+    /// `.task` entry.
+    public var facts: KnownModel {
+        guard let facts = KnownModel.named(rawValue) else {
+            preconditionFailure("BuiltinModel.\(self): no KnownModel named '\(rawValue)' in KnownModel.all")
+        }
+        return facts
+    }
+
     /// The file name inside the package's model resources, e.g. `pose_landmark_full.bkm`.
-    public var fileName: String { rawValue + "." + ModelFileFormat.fileExtension }
+    public var fileName: String { facts.fileName }
+
+    /// The name of this model's entry in MediaPipe's official `.task` bundles, without `.tflite`:
+    /// `pose_detector`, `pose_landmarks_detector`, `hand_detector` or `hand_landmarks_detector`.
+    public var taskBundleEntryName: String { facts.taskBundleEntryName }
 
     /// Where the built-in file lives, found through the package's resource bundle with no configuration.
     public var url: URL {

@@ -6,10 +6,10 @@ import BlazeImage
 public typealias MPImage = Image
 
 extension Image {
-    /// Decodes the PNG or JPEG file at `path` and sets ``orientation`` to `orientation` instead of the
+    /// Decodes the PNG or JPEG file at `path` and sets `orientation` to `orientation` instead of the
     /// file's EXIF tag, as `MPImage(uiImage:orientation:)` overrides a `UIImage`'s own.
     ///
-    /// - Throws: as ``init(contentsOfFile:)``.
+    /// - Throws: as `Image(contentsOfFile:)`.
     public init(contentsOfFile path: String, orientation: ImageOrientation) throws {
         try self.init(contentsOfFile: path)
         self.orientation = orientation

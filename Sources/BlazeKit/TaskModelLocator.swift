@@ -10,9 +10,14 @@ import Foundation
 /// - an official MediaPipe Tasks `.task` bundle: its two entries, converted in memory;
 /// - any other file: a converted landmark model, used with the built-in detector.
 enum TaskModelLocator {
-    static func locate(path: String?, detector: BuiltinModel, landmarks: BuiltinModel,
-                       bundleEntries: (detector: String, landmarks: String)) throws -> (detector: ModelFile, landmarks: ModelFile) {
-        guard let path else { return (try detector.load(), try landmarks.load()) }
+    /// The two model files for `options.baseOptions`; warns once on standard error when the options ask
+    /// for `Delegate.GPU` (BlazeKit runs on the CPU, with the same results).
+    static func locate(_ options: TaskOptions, detector: BuiltinModel, landmarks: BuiltinModel) throws -> (detector: ModelFile, landmarks: ModelFile) {
+        if options.baseOptions.delegate == .GPU {
+            FileHandle.standardError.write(Data(("BlazeKit: baseOptions.delegate is .GPU, but BlazeKit has no GPU delegate; "
+                + "running on the CPU (same results)\n").utf8))
+        }
+        guard let path = options.baseOptions.modelAssetPath else { return (try detector.load(), try landmarks.load()) }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw TaskError.modelNotFound(path: path, reason: "no such file or directory")
@@ -26,42 +31,18 @@ enum TaskModelLocator {
             return (try ModelFile(path: files[0]), try ModelFile(path: files[1]))
         }
         if path.lowercased().hasSuffix(".task") {
-            return (try TaskBundleModels.convert(path, entry: bundleEntries.detector),
-                    try TaskBundleModels.convert(path, entry: bundleEntries.landmarks))
+            return (try TaskBundleModels.convert(path, entry: detector.taskBundleEntryName),
+                    try TaskBundleModels.convert(path, entry: landmarks.taskBundleEntryName))
         }
         return (try detector.load(), try ModelFile(path: path))
     }
 }
 
-/// Range checks shared by the landmarker options.
+/// Checks shared by the landmark tasks: option ranges, running modes and image orientation.
 enum TaskOptionChecks {
-    /// Each confidence must lie in [0, 1] (NaN is rejected).
-    static func confidences(_ values: [(name: String, value: Float)]) throws {
-        for (name, v) in values where !(v >= 0 && v <= 1) {
-            throw TaskError.invalidOption(name: name, expected: "a value in [0, 1]", actual: "\(v)")
-        }
-    }
-
-    static func threadCount(_ base: BaseOptions) throws {
-        guard (1...64).contains(base.threadCount) else {
-            throw TaskError.invalidOption(name: "baseOptions.threadCount", expected: "1...64", actual: "\(base.threadCount)")
-        }
-    }
-
     /// Throws ``TaskError/runningModeMismatch(method:expected:actual:)`` unless `actual == expected`.
     static func mode(_ actual: RunningMode, _ expected: RunningMode, method: String) throws {
         guard actual == expected else { throw TaskError.runningModeMismatch(method: method, expected: expected, actual: actual) }
-    }
-
-    /// A live-stream delegate is required in `.liveStream` mode and refused in the others (MediaPipe
-    /// Tasks for iOS rejects both mistakes at creation).
-    static func delegate(present: Bool, name: String, runningMode: RunningMode) throws {
-        if runningMode == .liveStream, !present {
-            throw TaskError.invalidOption(name: name, expected: "a delegate in running mode .liveStream", actual: "nil")
-        }
-        if runningMode != .liveStream, present {
-            throw TaskError.invalidOption(name: name, expected: "nil in running mode .\(runningMode.rawValue)", actual: "a delegate")
-        }
     }
 
     /// The image as displayed: pixels turned upright for `.down`, `.left` and `.right`, so results come out

@@ -1,3 +1,4 @@
+import Foundation
 /// Why a model file was rejected. Every case names the file (or node) and the expected and
 /// actual values, so the message says what to fix.
 public enum ModelFormatError: Error, Equatable, CustomStringConvertible, Sendable {
@@ -48,3 +49,9 @@ public enum ModelFormatError: Error, Equatable, CustomStringConvertible, Sendabl
 }
 
 private func hex(_ v: UInt64) -> String { "0x" + String(v, radix: 16) }
+
+/// `localizedDescription` is the message that names the file, option or value at fault.
+extension ModelFormatError: LocalizedError {
+    /// The same message as `description`.
+    public var errorDescription: String? { description }
+}

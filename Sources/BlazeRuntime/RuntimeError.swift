@@ -1,3 +1,4 @@
+import Foundation
 /// Why a model could not be planned or run. Messages name the node, op, tensor or option at
 /// fault, with the expected and actual values.
 public enum RuntimeError: Error, Equatable, CustomStringConvertible, Sendable {
@@ -22,4 +23,10 @@ public enum RuntimeError: Error, Equatable, CustomStringConvertible, Sendable {
             return "model '\(model)': \(reason)"
         }
     }
+}
+
+/// `localizedDescription` is the message that names the file, option or value at fault.
+extension RuntimeError: LocalizedError {
+    /// The same message as `description`.
+    public var errorDescription: String? { description }
 }

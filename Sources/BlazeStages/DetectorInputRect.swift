@@ -38,7 +38,7 @@ public enum DetectorInputRect {
     /// rotated crop covers exactly the image. Mirrored orientations throw.
     ///
     /// Note: older revisions of that file used `right = −90°` / `left = −270°` (i.e. right → π/2); the
-    /// mapping here follows the current source and the project spec (§10).
+    /// mapping here follows the current source.
     public static func forOrientation(_ orientation: ImageOrientation, imageWidth: Int,
                                       imageHeight: Int) throws -> NormalizedRect {
         guard imageWidth > 0, imageHeight > 0 else {

@@ -55,9 +55,10 @@ public struct BoundingBoxRect: Sendable, Codable, Equatable {
     /// (`detections_to_rects_calculator.proto`: `rotation_vector_target_angle`, "in radians"), so the target
     /// is literally 90 rad. After `NormalizeRadians` that is 90 − 28π ≈ 2.0354 rad (≈ 116.6°): the Tasks
     /// palm ROI is turned ≈ 26.6° further clockwise than the legacy graph's. This is what MediaPipe Tasks
-    /// runs (project spec §4.3, §11.11), and it is confirmed by mediapipe 0.10.14's HandLandmarker output on
-    /// the photo fixtures (`Tests/BlazeKitTests/Fixtures/hand`): a reproduction with 90 rad lands within
-    /// ~0.001 of its wrist landmarks, one with π/2 is off by up to 0.03. See `palmDetectionLegacy` for π/2.
+    /// runs (`mediapipe/tasks/cc/vision/hand_detector/hand_detector_graph.cc`, intended or not), and it is
+    /// confirmed by mediapipe 0.10.14's HandLandmarker output on the photo fixtures
+    /// (`Tests/BlazeKitTests/Fixtures/hand`): a reproduction with 90 rad lands within ~0.001 of its wrist
+    /// landmarks, one with π/2 is off by up to 0.03. See `palmDetectionLegacy` for π/2.
     public static let palmDetection = BoundingBoxRect(startKeypointIndex: 0, endKeypointIndex: 2, targetAngle: 90)
 
     /// The legacy graph's conversion (`mediapipe/modules/hand_landmark/palm_detection_detection_to_roi.pbtxt`:

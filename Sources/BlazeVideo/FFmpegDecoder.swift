@@ -59,6 +59,8 @@ final class FFmpegDecoder: @unchecked Sendable {
     private var timeBase = AVRational(num: 1, den: 1)
     private var startTime: Int64 = 0
     private var draining = false
+    /// A frame came out flagged as decoded with errors; no later frame is returned.
+    private var passedDamagedFrame = false
     private var finished = false
     /// The first damage seen; thrown once the frames decoded before it have been delivered.
     private var pendingError: VideoError?
@@ -159,8 +161,13 @@ final class FFmpegDecoder: @unchecked Sendable {
                         pendingError = .damaged(path: path, framesDecoded: delivered, byteOffset: lastPacketOffset,
                                                 reason: "frame \(delivered) decoded with errors")
                     }
+                    passedDamagedFrame = true
                     continue   // never a concealed frame
                 }
+                // Nor any frame after it in presentation order: it may predict from the damaged one, and the
+                // frames that come out stay a gap-free prefix of the clip (which frame the decoder flags first
+                // can depend on its threading).
+                if passedDamagedFrame { continue }
                 // After damage the decoder is drained: frames still in its reorder buffer were decoded from
                 // the packets before the damaged one, and come out too.
                 return try convert(frame)

@@ -1,3 +1,4 @@
+import Foundation
 import BlazeImage
 import CFFmpeg
 
@@ -10,8 +11,8 @@ public enum VideoError: Error, Equatable, CustomStringConvertible {
     case noVideoStream(path: String, streams: String)
     /// This build of FFmpeg has no decoder (or encoder) for the codec.
     case unsupportedCodec(path: String, codec: String)
-    /// The stream's frame size is zero or beyond BlazeImage's caps (``BlazeImage/Image/maxDimension``
-    /// per side, ``BlazeImage/Image/maxPixelCount`` pixels); checked before anything is allocated.
+    /// The stream's frame size is zero or beyond BlazeImage's caps (`Image.maxDimension`
+    /// per side, `Image.maxPixelCount` pixels); checked before anything is allocated.
     case invalidFrameSize(path: String, width: Int, height: Int)
     /// Decoding stopped at damaged data. `framesDecoded` frames were delivered before it; `byteOffset` is
     /// the position of the packet (or read) that failed, when FFmpeg knows it.
@@ -69,4 +70,10 @@ func freeCodecObjects(_ scaler: inout OpaquePointer?, _ frame: inout UnsafeMutab
     if frame != nil { av_frame_free(&frame) }
     if packet != nil { av_packet_free(&packet) }
     if codec != nil { avcodec_free_context(&codec) }
+}
+
+/// `localizedDescription` is the message that names the file, option or value at fault.
+extension VideoError: LocalizedError {
+    /// The same message as `description`.
+    public var errorDescription: String? { description }
 }

@@ -1,7 +1,7 @@
 import BlazeImage
 import Foundation
 
-/// Reads a video file's frames in presentation order as upright RGB ``BlazeImage/Image``s with their
+/// Reads a video file's frames in presentation order as upright RGB `Image`s with their
 /// presentation times in milliseconds: the input of a landmarker's VIDEO mode.
 ///
 /// ```swift

@@ -31,7 +31,7 @@ struct HandCommand: ParsableCommand {
     var overlayVideo: String?
 
     func run() throws {
-        var options = HandLandmarkerOptions()
+        let options = HandLandmarkerOptions()
         switch model {
         case "full": options.model = .full
         case "lite": options.model = .lite
@@ -46,7 +46,7 @@ struct HandCommand: ParsableCommand {
         let task = LandmarkTask<HandLandmarkerResult>(
             detectPhoto: { try photos.detect(image: $0) },
             makeVideoTracker: {
-                var video = options
+                let video = options.copy()
                 video.runningMode = .video
                 return VideoTracker(try HandLandmarker(options: video))
             },

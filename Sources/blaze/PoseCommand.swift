@@ -34,7 +34,7 @@ struct PoseCommand: ParsableCommand {
     var overlayVideo: String?
 
     func run() throws {
-        var options = PoseLandmarkerOptions()
+        let options = PoseLandmarkerOptions()
         switch model {
         case "full": options.model = .full
         case "lite": options.model = .lite
@@ -45,13 +45,13 @@ struct PoseCommand: ParsableCommand {
         options.minPoseDetectionConfidence = minDetectionConfidence
         options.minPosePresenceConfidence = minPresenceConfidence
         options.minTrackingConfidence = minTrackingConfidence
-        options.outputSegmentationMasks = segmentationDir != nil
+        options.shouldOutputSegmentationMasks = segmentationDir != nil
         let photos = try makeTask { try PoseLandmarker(options: options) }
         if let dir = segmentationDir { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) }
         let task = LandmarkTask<PoseLandmarkerResult>(
             detectPhoto: { try photos.detect(image: $0) },
             makeVideoTracker: {
-                var video = options
+                let video = options.copy()
                 video.runningMode = .video
                 return VideoTracker(try PoseLandmarker(options: video))
             },

@@ -51,7 +51,7 @@ struct HandReference: Decodable, Sendable, CustomStringConvertible {
     /// 0.002 of the image size on average (0.01 at worst); world landmarks within 5 mm on average.
     @Test(arguments: HandReference.all)
     func matchesMediaPipe(reference r: HandReference) throws {
-        var options = HandLandmarkerOptions()
+        let options = HandLandmarkerOptions()
         options.model = r.variant == "full" ? .full : .lite
         options.numHands = r.numHands
         let landmarker = try HandLandmarker(options: options)
@@ -94,7 +94,7 @@ struct HandReference: Decodable, Sendable, CustomStringConvertible {
     @Test(arguments: ["numHands", "minHandDetectionConfidence", "minHandPresenceConfidence", "minTrackingConfidence",
                       "baseOptions.threadCount"])
     func invalidOptionsAreRejectedAtInit(name: String) {
-        var options = HandLandmarkerOptions()
+        let options = HandLandmarkerOptions()
         switch name {
         case "numHands": options.numHands = -1
         case "minHandDetectionConfidence": options.minHandDetectionConfidence = 2
@@ -119,7 +119,7 @@ struct HandReference: Decodable, Sendable, CustomStringConvertible {
     }
 
     @Test func wrongRunningModeAndMirroredOrientationsAreErrors() throws {
-        var options = HandLandmarkerOptions()
+        let options = HandLandmarkerOptions()
         options.runningMode = .liveStream
         let recorder = StreamRecorder()
         options.handLandmarkerLiveStreamDelegate = recorder

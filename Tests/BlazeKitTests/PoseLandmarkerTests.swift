@@ -44,10 +44,10 @@ struct PoseReference: Decodable, Sendable, CustomStringConvertible {
     /// world landmarks within 1 cm on average; visibility within 0.02; mask IoU ≥ 0.95 at 0.5.
     @Test(arguments: PoseReference.all)
     func matchesMediaPipe(reference r: PoseReference) throws {
-        var options = PoseLandmarkerOptions()
+        let options = PoseLandmarkerOptions()
         options.model = r.variant == "full" ? .full : .lite
         options.numPoses = r.numPoses
-        options.outputSegmentationMasks = true
+        options.shouldOutputSegmentationMasks = true
         let landmarker = try PoseLandmarker(options: options)
         let image = try Image(contentsOfPNGFile: PoseReference.directory.appendingPathComponent(r.image).path)
         #expect(image.width == r.width && image.height == r.height)
@@ -101,7 +101,7 @@ struct PoseReference: Decodable, Sendable, CustomStringConvertible {
     @Test(arguments: ["numPoses", "minPoseDetectionConfidence", "minPosePresenceConfidence", "minTrackingConfidence",
                       "baseOptions.threadCount"])
     func invalidOptionsAreRejectedAtInit(name: String) {
-        var options = PoseLandmarkerOptions()
+        let options = PoseLandmarkerOptions()
         switch name {
         case "numPoses": options.numPoses = 0
         case "minPoseDetectionConfidence": options.minPoseDetectionConfidence = 1.5
@@ -130,14 +130,14 @@ struct PoseReference: Decodable, Sendable, CustomStringConvertible {
 
     @Test func modelDirectoryWorks() throws {
         let dir = try BuiltinModel.poseLandmarkLite.url.deletingLastPathComponent().path
-        var options = PoseLandmarkerOptions()
+        let options = PoseLandmarkerOptions()
         options.baseOptions.modelAssetPath = dir
         options.model = .lite
         _ = try PoseLandmarker(options: options)
     }
 
     @Test func wrongRunningModeIsAnError() throws {
-        var options = PoseLandmarkerOptions()
+        let options = PoseLandmarkerOptions()
         options.runningMode = .video
         let landmarker = try PoseLandmarker(options: options)
         let image = try Image(rgb: [UInt8](repeating: 0, count: 8 * 8 * 3), width: 8, height: 8)

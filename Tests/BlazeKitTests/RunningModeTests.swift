@@ -46,7 +46,7 @@ final class StreamRecorder: PoseLandmarkerLiveStreamDelegate, HandLandmarkerLive
         let photo = try fixture("pose/mpii_052475643.png")
         let recorder = StreamRecorder()
         for mode in RunningMode.allCases {
-            var options = PoseLandmarkerOptions()
+            let options = PoseLandmarkerOptions()
             options.runningMode = mode
             if mode == .liveStream { options.poseLandmarkerLiveStreamDelegate = recorder }
             let landmarker = try PoseLandmarker(options: options)
@@ -68,7 +68,7 @@ final class StreamRecorder: PoseLandmarkerLiveStreamDelegate, HandLandmarkerLive
                 }
             }
         }
-        var hand = HandLandmarkerOptions()
+        let hand = HandLandmarkerOptions()
         hand.runningMode = .video
         let hands = try HandLandmarker(options: hand)
         #expect(throws: TaskError.runningModeMismatch(method: "detect(image:)", expected: .image, actual: .video)) {
@@ -78,7 +78,7 @@ final class StreamRecorder: PoseLandmarkerLiveStreamDelegate, HandLandmarkerLive
 
     @Test func liveStreamNeedsADelegateAndOtherModesRefuseOne() throws {
         let recorder = StreamRecorder()
-        var pose = PoseLandmarkerOptions()
+        let pose = PoseLandmarkerOptions()
         pose.runningMode = .liveStream
         #expect(throws: TaskError.invalidOption(name: "poseLandmarkerLiveStreamDelegate",
                                                 expected: "a delegate in running mode .liveStream", actual: "nil")) {
@@ -90,7 +90,7 @@ final class StreamRecorder: PoseLandmarkerLiveStreamDelegate, HandLandmarkerLive
                                                 expected: "nil in running mode .video", actual: "a delegate")) {
             try PoseLandmarker(options: pose)
         }
-        var hand = HandLandmarkerOptions()
+        let hand = HandLandmarkerOptions()
         hand.runningMode = .liveStream
         #expect(throws: TaskError.invalidOption(name: "handLandmarkerLiveStreamDelegate",
                                                 expected: "a delegate in running mode .liveStream", actual: "nil")) {
@@ -102,7 +102,7 @@ final class StreamRecorder: PoseLandmarkerLiveStreamDelegate, HandLandmarkerLive
 
     @Test func timestampsMustIncreaseStrictly() throws {
         let photo = try fixture("hand/onehand10k_1402.png")
-        var options = HandLandmarkerOptions()
+        let options = HandLandmarkerOptions()
         options.runningMode = .video
         let landmarker = try HandLandmarker(options: options)
         let first = try landmarker.detect(videoFrame: photo, timestampInMilliseconds: 100)
@@ -117,7 +117,7 @@ final class StreamRecorder: PoseLandmarkerLiveStreamDelegate, HandLandmarkerLive
         #expect(message.contains("100") && message.contains("99"))
 
         let recorder = StreamRecorder()
-        var live = HandLandmarkerOptions()
+        let live = HandLandmarkerOptions()
         live.runningMode = .liveStream
         live.handLandmarkerLiveStreamDelegate = recorder
         let stream = try HandLandmarker(options: live)
@@ -134,7 +134,7 @@ final class StreamRecorder: PoseLandmarkerLiveStreamDelegate, HandLandmarkerLive
                                      startCenter: SIMD2(0.5, 0.5), endCenter: SIMD2(0.53, 0.47), startZoom: 1, endZoom: 1.3)
         let frames = try (0..<camera.frameCount).map { try camera.frame($0) }
         for numPoses in [1, 2] {
-            var options = PoseLandmarkerOptions()
+            let options = PoseLandmarkerOptions()
             options.numPoses = numPoses
             let still = try PoseLandmarker(options: options)
             options.runningMode = .video
@@ -169,7 +169,7 @@ final class StreamRecorder: PoseLandmarkerLiveStreamDelegate, HandLandmarkerLive
     @Test func videoTracksAHandAndAnEmptyFrameGivesAnEmptyResult() throws {
         let camera = PanZoomSequence(source: try fixture("hand/onehand10k_1402.png"), width: 320, height: 400, frameCount: 6,
                                      endCenter: SIMD2(0.48, 0.52), endZoom: 1.15)
-        var options = HandLandmarkerOptions()
+        let options = HandLandmarkerOptions()
         options.runningMode = .video
         let video = try HandLandmarker(options: options)
         for i in 0..<camera.frameCount {
@@ -191,7 +191,7 @@ final class StreamRecorder: PoseLandmarkerLiveStreamDelegate, HandLandmarkerLive
         let photo = try fixture("pose/mpii_052475643.png")
         let grey = try Image(rgb: [UInt8](repeating: 128, count: 64 * 48 * 3), width: 64, height: 48)
         let recorder = StreamRecorder()
-        var options = PoseLandmarkerOptions()
+        let options = PoseLandmarkerOptions()
         options.runningMode = .liveStream
         options.poseLandmarkerLiveStreamDelegate = recorder
         let landmarker = try PoseLandmarker(options: options)
@@ -214,7 +214,7 @@ final class StreamRecorder: PoseLandmarkerLiveStreamDelegate, HandLandmarkerLive
         let photo = try fixture("hand/onehand10k_1402.png")
         var recorder: StreamRecorder? = StreamRecorder()
         let weakRecorder = WeakBox(recorder!)
-        var options = HandLandmarkerOptions()
+        let options = HandLandmarkerOptions()
         options.runningMode = .liveStream
         options.handLandmarkerLiveStreamDelegate = recorder
         var landmarker: HandLandmarker? = try HandLandmarker(options: options)

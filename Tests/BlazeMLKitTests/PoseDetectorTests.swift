@@ -21,6 +21,14 @@ func stored(_ upright: Image, displayedWith orientation: ImageOrientation) throw
     return out
 }
 
+/// Results gathered from several threads.
+final class Results: @unchecked Sendable {
+    private let lock = NSLock()
+    private var items: [(Int, Result<[Pose], any Error>)] = []
+    func append(_ i: Int, _ result: Result<[Pose], any Error>) { lock.withLock { items.append((i, result)) } }
+    var sorted: [(Int, Result<[Pose], any Error>)] { lock.withLock { items.sorted { $0.0 < $1.0 } } }
+}
+
 @Suite(.serialized) struct PoseDetectorTests {
     let photo: Image
 
@@ -35,7 +43,7 @@ func stored(_ upright: Image, displayedWith orientation: ImageOrientation) throw
         for (options, model) in [(PoseDetectorOptions() as CommonPoseDetectorOptions, PoseLandmarkerModel.lite),
                                  (AccuratePoseDetectorOptions(), .full)] {
             let poses = try singleImage(options).results(in: VisionImage(image: photo))
-            var o = PoseLandmarkerOptions()
+            let o = PoseLandmarkerOptions()
             o.model = model
             let expected = try PoseLandmarker(options: o).detect(image: photo).landmarks
             try #require(poses.count == 1 && expected.count == 1)
@@ -96,29 +104,79 @@ func stored(_ upright: Image, displayedWith orientation: ImageOrientation) throw
         #expect(poses[0].landmark(ofType: .nose).inFrameLikelihood > 0.9)
     }
 
-    @Test func processCallsTheCompletionWithTheSamePoses() async throws {
+    @Test @MainActor func processCallsTheCompletionOnTheMainQueueWithTheSamePoses() async throws {
         let detector = singleImage(PoseDetectorOptions())
         let expected = try detector.results(in: VisionImage(image: photo))
         let image = VisionImage(image: photo)
-        let (poses, error) = await withCheckedContinuation { continuation in
-            detector.process(image) { poses, error in continuation.resume(returning: (poses, error.map { "\($0)" })) }
+        let delivered = await waitForCallback(seconds: 600) { done in
+            detector.process(image) { poses, error in done((poses, error.map { "\($0)" }, isOnMainQueue())) }
         }
+        let (poses, error, onMainQueue) = try #require(delivered, "the completion was not called within 600 s")
         #expect(error == nil)
         #expect(poses == expected)
+        #expect(onMainQueue)
+    }
+
+    @Test func theAsyncFormNeedsNoMainQueueAndGivesTheSamePoses() async throws {
+        let detector = singleImage(AccuratePoseDetectorOptions())
+        let image = VisionImage(image: photo)
+        let expected = try detector.results(in: image)
+        try #require(expected.count == 1)
+        #expect(try await detector.process(image) == expected)
+    }
+
+    @Test @MainActor func theImageIsReadWhenProcessIsCalled() async throws {
+        // Changing the orientation after `process` returns must not change what it detects.
+        let detector = singleImage(PoseDetectorOptions())
+        let upright = try detector.results(in: VisionImage(image: photo))
+        let image = VisionImage(image: photo)
+        let delivered = await waitForCallback(seconds: 600) { done in
+            detector.process(image) { poses, _ in done(poses) }
+            image.orientation = .down
+        }
+        let poses = try #require(delivered, "the completion was not called within 600 s")
+        #expect(poses == upright)
+        #expect(try detector.results(in: image) != upright)
     }
 
     @Test func aBadOptionIsThrownByEveryCall() async throws {
         let options = PoseDetectorOptions()
         options.threadCount = 0
         let detector = PoseDetector.poseDetector(options: options)
-        #expect(throws: TaskError.invalidOption(name: "baseOptions.threadCount", expected: "1...64", actual: "0")) {
-            try detector.results(in: VisionImage(image: photo))
-        }
+        let expected = TaskError.invalidOption(name: "baseOptions.threadCount", expected: "1...64", actual: "0")
+        #expect(throws: expected) { try detector.results(in: VisionImage(image: photo)) }
+        await #expect(throws: expected) { try await detector.process(VisionImage(image: photo)) }
         let image = VisionImage(image: photo)
-        let failure = await withCheckedContinuation { continuation in
-            detector.process(image) { poses, error in continuation.resume(returning: poses == nil && error != nil) }
+        let failure = await waitForCallback(seconds: 600) { done in
+            detector.process(image) { poses, error in done(poses == nil && (error as? TaskError) == expected) }
         }
-        #expect(failure)
+        #expect(failure == true)
+    }
+
+    @Test func oneDetectorServesSeveralThreadsAtOnce() throws {
+        // Image mode: every thread gets exactly the sequential answer. Stream mode: every call finds the
+        // person (its calls are serialized in timestamp order, so the landmarker never rejects one).
+        let still = singleImage(PoseDetectorOptions())
+        let expected = try still.results(in: VisionImage(image: photo))
+        try #require(expected.count == 1)
+        let stream = PoseDetector.poseDetector(options: PoseDetectorOptions())
+        let shared = VisionImage(image: photo)
+        let results = Results()
+        DispatchQueue.concurrentPerform(iterations: 9) { i in
+            guard i < 8 else {
+                // Meanwhile another thread keeps setting the shared image's orientation (to the same value).
+                for _ in 0..<1000 { shared.orientation = .up }
+                return
+            }
+            let detector = i % 2 == 0 ? still : stream
+            results.append(i, Result { try detector.results(in: i % 4 < 2 ? shared : VisionImage(image: photo)) })
+        }
+        let all = results.sorted
+        #expect(all.count == 8)
+        for (i, outcome) in all {
+            let poses = try outcome.get()
+            if i % 2 == 0 { #expect(poses == expected, "thread \(i)") } else { #expect(poses.count == 1, "thread \(i)") }
+        }
     }
 
     /// The README's port of ML Kit's iOS guide snippet, compiled and run.

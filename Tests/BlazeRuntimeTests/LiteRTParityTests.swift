@@ -69,6 +69,23 @@ struct LiteRTCase: CustomStringConvertible, Sendable, Decodable {
         }
     }
 
+    /// The fixtures were made from the originals `KnownModel.all` pins, with the inputs it states.
+    @Test func fixturesWereMadeFromTheKnownOriginals() throws {
+        struct Source: Decodable { var file: String; var sha256: String }
+        struct Manifest: Decodable { var models: [String: Source] }
+        let data = try Data(contentsOf: LiteRTCase.directory.appendingPathComponent("manifest.json"))
+        let models = try JSONDecoder().decode(Manifest.self, from: data).models
+        #expect(Set(models.keys) == Set(KnownModel.all.map(\.name)))
+        for known in KnownModel.all {
+            #expect(models[known.name]?.file == known.sourceFile, "\(known.name)")
+            #expect(models[known.name]?.sha256 == known.sourceSHA256, "\(known.name)")
+        }
+        for c in LiteRTCase.all {
+            let known = try #require(KnownModel.named(c.model), "unknown model \(c.model)")
+            #expect(c.inputShape == known.inputShape && c.valueRange == known.inputRange, "\(c)")
+        }
+    }
+
     /// The pose landmark models' segmentation logits (`Identity_2`, 256×256) are ill-conditioned:
     /// a float64 evaluation of the same graph differs from LiteRT/XNNPACK by about 6e-4 · max on
     /// them, and LiteRT's own BUILTIN kernels differ from its XNNPACK path by up to 3e-4 · max

@@ -77,9 +77,9 @@ func smallInts(_ count: Int, seed: UInt32 = 12345, span: Int = 7) -> [Float] {
     }
 }
 
-// MARK: - Plain-loop references (NHWC, batch 1)
+// MARK: - Reference twins: plain loops (NHWC, batch 1), one per op, named `<op>Reference`
 
-func referenceConv(_ x: [Float], h: Int, w: Int, cin: Int, weights: [Float], bias: [Float], cout: Int, k: Int,
+func convReference(_ x: [Float], h: Int, w: Int, cin: Int, weights: [Float], bias: [Float], cout: Int, k: Int,
                    stride: Int, padTop: Int, padLeft: Int, oh: Int, ow: Int, lo: Float = -.infinity, hi: Float = .infinity) -> [Float] {
     var out = [Float](repeating: 0, count: oh * ow * cout)
     for oy in 0..<oh { for ox in 0..<ow { for o in 0..<cout {
@@ -94,7 +94,7 @@ func referenceConv(_ x: [Float], h: Int, w: Int, cin: Int, weights: [Float], bia
     return out
 }
 
-func referenceDepthwise(_ x: [Float], h: Int, w: Int, c: Int, weights: [Float], bias: [Float], k: Int,
+func depthwiseReference(_ x: [Float], h: Int, w: Int, c: Int, weights: [Float], bias: [Float], k: Int,
                         stride: Int, padTop: Int, padLeft: Int, oh: Int, ow: Int) -> [Float] {
     var out = [Float](repeating: 0, count: oh * ow * c)
     for oy in 0..<oh { for ox in 0..<ow { for ch in 0..<c {
@@ -110,7 +110,7 @@ func referenceDepthwise(_ x: [Float], h: Int, w: Int, c: Int, weights: [Float], 
 }
 
 /// Max pooling where padded cells are ignored.
-func referenceMaxPool(_ x: [Float], h: Int, w: Int, c: Int, k: Int, stride: Int, pad: Int, oh: Int, ow: Int) -> [Float] {
+func maxPoolReference(_ x: [Float], h: Int, w: Int, c: Int, k: Int, stride: Int, pad: Int, oh: Int, ow: Int) -> [Float] {
     var out = [Float](repeating: 0, count: oh * ow * c)
     for oy in 0..<oh { for ox in 0..<ow { for ch in 0..<c {
         var m = -Float.infinity
@@ -124,7 +124,7 @@ func referenceMaxPool(_ x: [Float], h: Int, w: Int, c: Int, k: Int, stride: Int,
     return out
 }
 
-func referenceDepthToSpace(_ x: [Float], h: Int, w: Int, c: Int, block b: Int) -> [Float] {
+func depthToSpaceReference(_ x: [Float], h: Int, w: Int, c: Int, block b: Int) -> [Float] {
     let oc = c / (b * b)
     var out = [Float](repeating: 0, count: x.count)
     for oy in 0..<(h * b) { for ox in 0..<(w * b) { for ch in 0..<oc {
@@ -375,7 +375,7 @@ func referenceDepthToSpace(_ x: [Float], h: Int, w: Int, c: Int, block b: Int) -
     }
 
     @Test(arguments: [(2, 1), (5, 1), (5, 2), (16, 2), (3, 2)])
-    func spatialConvMatchesPlainLoops(cout: Int, threads: Int) throws {
+    func spatialConvMatchesReference(cout: Int, threads: Int) throws {
         // cout ≤ 4 runs the direct kernel, larger the im2col GEMM; 16×16×8 → 16 is large enough to split.
         let (h, w, cin) = cout == 16 ? (16, 16, 8) : (5, 6, 3)
         let stride = cout == 3 ? 2 : 1
@@ -387,14 +387,14 @@ func referenceDepthToSpace(_ x: [Float], h: Int, w: Int, c: Int, block b: Int) -
         g.outputs = [g.op(.conv2d, [x, wv, bv], [1, oh, ow, cout], window(strides: stride, pads: [1, 1, 1, 1], activation: "relu"))]
         let input = smallInts(h * w * cin)
         let out = try g.session(threads: threads).run(input)
-        let expected = referenceConv(input, h: h, w: w, cin: cin, weights: weights, bias: bias, cout: cout, k: 3,
+        let expected = convReference(input, h: h, w: w, cin: cin, weights: weights, bias: bias, cout: cout, k: 3,
                                      stride: stride, padTop: 1, padLeft: 1, oh: oh, ow: ow, lo: 0)
         #expect(out == [expected])
         #expect(expected.contains { $0 > 0 } && expected.contains(0))
     }
 
     @Test(arguments: [(1, 1), (2, 1), (1, 2)])
-    func depthwiseMatchesPlainLoops(stride: Int, threads: Int) throws {
+    func depthwiseMatchesReference(stride: Int, threads: Int) throws {
         let (h, w, c) = threads == 2 ? (16, 16, 48) : (7, 5, 4)
         let oh = (h + 2 - 3) / stride + 1, ow = (w + 2 - 3) / stride + 1
         var g = TinyGraph()
@@ -404,7 +404,7 @@ func referenceDepthToSpace(_ x: [Float], h: Int, w: Int, c: Int, block b: Int) -
         g.outputs = [g.op(.depthwiseConv2d, [x, wv, bv], [1, oh, ow, c], window(strides: stride, pads: [1, 1, 1, 1]))]
         let input = smallInts(h * w * c)
         let out = try g.session(threads: threads).run(input)
-        #expect(out == [referenceDepthwise(input, h: h, w: w, c: c, weights: weights, bias: bias, k: 3,
+        #expect(out == [depthwiseReference(input, h: h, w: w, c: c, weights: weights, bias: bias, k: 3,
                                            stride: stride, padTop: 1, padLeft: 1, oh: oh, ow: ow)])
     }
 
@@ -432,7 +432,7 @@ func referenceDepthToSpace(_ x: [Float], h: Int, w: Int, c: Int, block b: Int) -
         g.outputs = [g.op(.maxPool2d, [x], [1, 3, 2, 2], ["filter": .ints([3, 3]), "strides": .ints([2, 2]), "pads": .ints([1, 1, 1, 1])])]
         let input = pseudoRandom(40, in: -10 ... -1)
         let out = try g.session().run(input)
-        #expect(out == [referenceMaxPool(input, h: 5, w: 4, c: 2, k: 3, stride: 2, pad: 1, oh: 3, ow: 2)])
+        #expect(out == [maxPoolReference(input, h: 5, w: 4, c: 2, k: 3, stride: 2, pad: 1, oh: 3, ow: 2)])
         #expect(out[0].allSatisfy { $0 < 0 })
     }
 
@@ -466,7 +466,7 @@ func referenceDepthToSpace(_ x: [Float], h: Int, w: Int, c: Int, block b: Int) -
         #expect(Array(out[0][2..<4]) == [2, 3])
         // Output pixel (1,0): input pixel (0,0), dy=1: channels 4,5.
         #expect(Array(out[0][12..<14]) == [4, 5])
-        #expect(out == [referenceDepthToSpace(input, h: 2, w: 3, c: 8, block: 2)])
+        #expect(out == [depthToSpaceReference(input, h: 2, w: 3, c: 8, block: 2)])
     }
 
     @Test func concatenation() throws {
@@ -545,13 +545,13 @@ func referenceDepthToSpace(_ x: [Float], h: Int, w: Int, c: Int, block b: Int) -
         let input = smallInts(48, seed: 99, span: 4)
         let out = try g.session(threads: threads).run(input)
 
-        let ra = referenceConv(input, h: 4, w: 4, cin: 3, weights: wv, bias: bv, cout: 4, k: 1, stride: 1, padTop: 0, padLeft: 0,
+        let ra = convReference(input, h: 4, w: 4, cin: 3, weights: wv, bias: bv, cout: 4, k: 1, stride: 1, padTop: 0, padLeft: 0,
                                oh: 4, ow: 4, lo: 0, hi: 6)
         var rp = [Float](repeating: 0, count: 6 * 6 * 4)
         for y in 0..<4 { for x in 0..<4 { for c in 0..<4 { rp[((y + 1) * 6 + x + 1) * 4 + c] = ra[(y * 4 + x) * 4 + c] } } }
-        let rm = referenceMaxPool(rp, h: 6, w: 6, c: 4, k: 3, stride: 1, pad: 0, oh: 4, ow: 4)
+        let rm = maxPoolReference(rp, h: 6, w: 6, c: 4, k: 3, stride: 1, pad: 0, oh: 4, ow: 4)
         let rs = zip(ra, rm).map(+)
-        let rd = referenceDepthToSpace(rs, h: 4, w: 4, c: 4, block: 2)
+        let rd = depthToSpaceReference(rs, h: 4, w: 4, c: 4, block: 2)
         #expect(out[0] == rd)
         #expect(out[1] == [rd.reduce(0, +) / 64])
         #expect(ra.contains(6) && ra.contains(0), "the test input should exercise both clamp bounds")
@@ -567,31 +567,19 @@ func tempDirectory() throws -> URL {
 }
 
 @Suite struct BuiltinModelTests {
-    static let sourceSHA256: [BuiltinModel: String] = [
-        .poseDetection: "9ba9dd3d42efaaba86b4ff0122b06f29c4122e756b329d89dca1e297fd8f866c",
-        .poseLandmarkFull: "e9a5c5cb17f736fafd4c2ec1da3b3d331d6edbe8a0d32395855aeb2cdfd64b9f",
-        .poseLandmarkLite: "f17bfbecadb61c3be1baa8b8d851cc6619c870a87167b32848ad20db306b9d61",
-        .palmDetectionFull: "1b14e9422c6ad006cde6581a46c8b90dd573c07ab7f3934b5589e7cea3f89a54",
-        .palmDetectionLite: "e9a4aaddf90dda56a87235303cf00e4c2d3fb28725f68fd88772997dac905c18",
-        .handLandmarkFull: "11c272b891e1a99ab034208e23937a8008388cf11ed2a9d776ed3d01d0ba00e3",
-        .handLandmarkLite: "048edd3645c9bf7397d19a9f6e3a42957d6e414c9bea6598030a2e9b624156e6",
-    ]
-
+    /// Each packaged `.bkm` says in its metadata what `KnownModel.all` says of it: the files were
+    /// converted from the originals the table pins, with the input the table states.
     @Test(arguments: BuiltinModel.allCases)
     func loadsWithTheExpectedContract(_ model: BuiltinModel) throws {
         let file = try model.load()
         let m = file.metadata
+        let facts = model.facts
+        #expect(facts.name == model.rawValue)
         #expect(m.name == model.rawValue)
-        #expect(m.sourceFile == model.rawValue + ".tflite")
-        #expect(m.sourceSHA256 == Self.sourceSHA256[model])
+        #expect(m.sourceFile == facts.sourceFile)
+        #expect(m.sourceSHA256 == facts.sourceSHA256)
         #expect(m.input.colorOrder == "rgb")
-        let name = model.rawValue
-        let (shape, range): ([Int], [Float]) =
-            name == "pose_detection" ? ([1, 224, 224, 3], [-1, 1])
-            : name.hasPrefix("pose_landmark_") ? ([1, 256, 256, 3], [0, 1])
-            : name.hasPrefix("palm_detection_") ? ([1, 192, 192, 3], [0, 1])
-            : name.hasPrefix("hand_landmark_") ? ([1, 224, 224, 3], [0, 1])
-            : ([], [])
+        let (shape, range) = (facts.inputShape, facts.inputRange)
         #expect(m.input.shape == shape)
         #expect(m.input.valueRange == range)
         // The metadata agrees with the graph, and the graph plans.
@@ -603,8 +591,24 @@ func tempDirectory() throws -> URL {
         #expect(session.outputDescriptions == m.outputs)
     }
 
-    @Test func eachModelHasAnExpectedHash() {
-        #expect(Set(Self.sourceSHA256.keys) == Set(BuiltinModel.allCases))
+    @Test func theCasesAreTheKnownModels() {
+        #expect(BuiltinModel.allCases.map(\.rawValue) == KnownModel.all.map(\.name))
+        for model in BuiltinModel.allCases {
+            #expect(model.fileName == model.rawValue + ".bkm")
+            #expect(model.taskBundleEntryName + ".tflite" == model.facts.taskBundleEntry)
+        }
+    }
+
+    /// The entry names the landmarkers look up in an official `.task` bundle.
+    @Test func taskBundleEntryNamesAreMediaPipes() {
+        let entries = BuiltinModel.allCases.map { ($0, $0.taskBundleEntryName) }
+        let expected: [BuiltinModel: String] = [
+            .poseDetection: "pose_detector", .poseLandmarkFull: "pose_landmarks_detector",
+            .poseLandmarkLite: "pose_landmarks_detector", .palmDetectionFull: "hand_detector",
+            .palmDetectionLite: "hand_detector", .handLandmarkFull: "hand_landmarks_detector",
+            .handLandmarkLite: "hand_landmarks_detector",
+        ]
+        for (model, entry) in entries { #expect(entry == expected[model], "\(model)") }
     }
 
     @Test func truncatedCopyIsRejected() throws {

@@ -2,7 +2,7 @@
 import Foundation
 import Testing
 
-/// `LowPassFilter` (`mediapipe/util/filtering/low_pass_filter.cc`, PIPELINES.md §7.3).
+/// `LowPassFilter` (`mediapipe/util/filtering/low_pass_filter.cc`).
 @Suite struct LowPassFilterSpecTests {
     @Test func theFirstSamplePassesThrough() {
         var f = LowPassFilter(alpha: 0.3)
@@ -53,7 +53,7 @@ import Testing
     }
 }
 
-/// `OneEuroFilter` of MediaPipe 0.10.14 (`mediapipe/util/filtering/one_euro_filter.cc`, PIPELINES.md §7.3),
+/// `OneEuroFilter` of MediaPipe 0.10.14 (`mediapipe/util/filtering/one_euro_filter.cc`),
 /// against values worked out from the formulas in `euroStep`.
 @Suite struct OneEuroFilterSpecTests {
     static let ms: Int64 = 1_000_000

@@ -3,7 +3,8 @@ import BlazeStages
 import Foundation
 import Testing
 
-/// The pose's next-frame ROI from its two auxiliary landmarks (PIPELINES.md §6.1, §1.9, §1.10) on a
+/// The pose's next-frame ROI from its two auxiliary landmarks (`mediapipe/modules/pose_landmark/pose_landmarks_to_roi.pbtxt`;
+/// `mediapipe/calculators/util/alignment_points_to_rects_calculator.cc`, `rect_transformation_calculator.cc`) on a
 /// non-square 640 × 360 image.
 @Suite struct PoseNextFrameROISpecTests {
     static let w = 640, h = 360
@@ -60,7 +61,8 @@ import Testing
     }
 }
 
-/// The hand's next-frame ROI (PIPELINES.md §6.2) on a synthetic hand (see `uprightHandPixels`) in a
+/// The hand's next-frame ROI (`mediapipe/modules/hand_landmark/calculators/hand_landmarks_to_rect_calculator.cc`;
+/// Tasks `hand_landmarks_detector_graph.cc`) on a synthetic hand (see `uprightHandPixels`) in a
 /// 640 × 360 image: subset box 125 × 118 px (× stretch in y) around (−2.5, −59) from the wrist, upright.
 @Suite struct HandNextFrameROISpecTests {
     static let w = 640, h = 360

@@ -3,7 +3,8 @@ import BlazeStages
 import Foundation
 import Testing
 
-/// Association of tracked and detected regions (PIPELINES.md §6.3 step 3, §6.5 step 3).
+/// Association of tracked and detected regions: pose by `mediapipe/calculators/util/association_norm_rect_calculator.cc`,
+/// hand by `mediapipe/tasks/cc/vision/hand_landmarker/calculators/hand_association_calculator.cc`.
 @Suite struct RegionAssociationSpecTests {
     static func rect(_ x: Float, _ y: Float, _ w: Float, _ h: Float, rotation: Float = 0) -> NormalizedRect {
         NormalizedRect(xCenter: x, yCenter: y, width: w, height: h, rotation: rotation)

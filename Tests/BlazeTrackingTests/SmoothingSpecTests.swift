@@ -3,7 +3,8 @@ import BlazeStages
 import Foundation
 import Testing
 
-/// `VisibilitySmoothingCalculator` (PIPELINES.md §7.4): one low-pass filter per landmark on `visibility` only.
+/// `VisibilitySmoothingCalculator` (`mediapipe/calculators/util/visibility_smoothing_calculator.cc`): one low-pass
+/// filter per landmark on `visibility` only.
 @Suite struct VisibilitySmootherSpecTests {
     @Test func visibilityIsLowPassedPerLandmarkAndNothingElseChanges() {
         var v = VisibilitySmoother(alpha: 0.1)
@@ -34,7 +35,8 @@ import Testing
     }
 }
 
-/// `LandmarksSmoothingCalculator` with the one-euro filter (PIPELINES.md §7.3).
+/// `LandmarksSmoothingCalculator` with the one-euro filter (`mediapipe/calculators/util/landmarks_smoothing_calculator.cc`,
+/// `landmarks_smoothing_calculator_utils.cc`).
 @Suite struct OneEuroLandmarkSmootherSpecTests {
     static let w = 640, h = 360
     static let t0: Int64 = 1_000_000_000, t1: Int64 = 1_040_000_000   // 25 Hz, first sample at t ≠ 0
@@ -159,7 +161,8 @@ import Testing
     }
 }
 
-/// The PoseLandmarker smoothing of MediaPipe Tasks (PIPELINES.md §7.2): visibility α 0.1, then one-euro
+/// The PoseLandmarker smoothing of MediaPipe Tasks (`mediapipe/tasks/cc/vision/pose_landmarker/pose_landmarks_detector_graph.cc`
+/// through `mediapipe/framework/api2/stream/smoothing.cc`): visibility α 0.1, then one-euro
 /// 0.05 / 80 / 1 on the landmarks (object scale from the next-frame ROI), 0.1 / 40 / 1 unscaled on the world
 /// landmarks; timestamps in milliseconds.
 @Suite struct PoseSmootherSpecTests {

@@ -1,8 +1,9 @@
 import BlazeStages
 import Foundation
 
-// Helpers shared by the spec tests (PIPELINES.md §6–7). Expected values in these tests are computed
-// from the formulas, never copied from a run of the code under test.
+// Helpers shared by the spec tests of MediaPipe's tracking and smoothing (each suite names the MediaPipe
+// source file it follows). Expected values in these tests are computed from the formulas, never copied
+// from a run of the code under test.
 
 /// `|a − b| ≤ tolerance·max(1, |b|)`.
 func approx(_ a: Float, _ b: Float, _ tolerance: Float = 1e-5) -> Bool { abs(a - b) <= tolerance * max(1, abs(b)) }

@@ -3,7 +3,9 @@ import BlazeStages
 import Foundation
 import Testing
 
-/// `PoseTracker` with synthetic detector closures and poses (PIPELINES.md §6.3, §7.1–7.2) on 640 × 360.
+/// `PoseTracker` with synthetic detector closures and poses on 640 × 360
+/// (`mediapipe/tasks/cc/vision/pose_landmarker/pose_landmarker_graph.cc`, smoothing in
+/// `pose_landmarks_detector_graph.cc`).
 @Suite struct PoseTrackerSpecTests {
     static let w = 640, h = 360
 
@@ -154,8 +156,9 @@ import Testing
     }
 }
 
-/// `HandTracker` with synthetic hands (PIPELINES.md §6.5) on 640 × 360: each hand's next-frame ROI is
-/// 250 px square, centred (−2.5, −70.8) px from the wrist for an upright hand (see `HandNextFrameROISpecTests`).
+/// `HandTracker` with synthetic hands (`mediapipe/tasks/cc/vision/hand_landmarker/hand_landmarker_graph.cc`) on
+/// 640 × 360: each hand's next-frame ROI is 250 px square, centred (−2.5, −70.8) px from the wrist for an upright
+/// hand (see `HandNextFrameROISpecTests`).
 @Suite struct HandTrackerSpecTests {
     static let w = 640, h = 360
 

@@ -17,7 +17,7 @@ typealias Joint = VNHumanBodyPoseObservation.JointName
 
     init() throws {
         photo = try fixturePhoto("pose/mpii_052475643.png")
-        var options = PoseLandmarkerOptions()
+        let options = PoseLandmarkerOptions()
         options.numPoses = 5
         expected = try PoseLandmarker(options: options).detect(image: photo)
     }
@@ -39,10 +39,12 @@ typealias Joint = VNHumanBodyPoseObservation.JointName
                                                  .leftElbow: .leftElbow, .rightElbow: .rightElbow, .leftWrist: .leftWrist,
                                                  .rightWrist: .rightWrist, .leftHip: .leftHip, .rightHip: .rightHip,
                                                  .leftKnee: .leftKnee, .rightKnee: .rightKnee, .leftAnkle: .leftAnkle, .rightAnkle: .rightAnkle]
+        // Every joint of this photo is in frame and visible, so every confidence is the visibility itself.
         for (joint, name) in single {
             let p = try body[0].recognizedPoint(joint)
             let l = lm[name.rawValue]
             #expect(p.x == CGFloat(l.x) && p.y == 1 - CGFloat(l.y), "\(joint)")
+            #expect(l.visibility! >= 0.5 && l.presence! >= 0.5)
             #expect(p.confidence == l.visibility, "\(joint)")
             #expect(p.identifier == joint.rawValue)
         }
@@ -52,6 +54,7 @@ typealias Joint = VNHumanBodyPoseObservation.JointName
             #expect(abs(p.x - CGFloat((la.x + lb.x) / 2)) < 1e-6 && abs(p.y - (1 - CGFloat((la.y + lb.y) / 2))) < 1e-6)
             #expect(p.confidence == min(la.visibility!, lb.visibility!))
         }
+        #expect(body[0].confidence == Joint.allCases.map { try! body[0].recognizedPoint($0).confidence }.reduce(0, +) / 19)
         // The head is above the ankles: larger y with the origin at the bottom.
         #expect(try body[0].recognizedPoint(.nose).y > body[0].recognizedPoint(.leftAnkle).y)
     }
@@ -146,19 +149,19 @@ typealias Joint = VNHumanBodyPoseObservation.JointName
 }
 
 @Suite(.serialized) struct HandPoseTests {
-    @Test func twoHandsByDefaultWithSwappedChiralityAndTwentyOneJoints() throws {
+    @Test func twoHandsByDefaultWithMediaPipesHandednessAndTwentyOneJoints() throws {
         let photo = try fixturePhoto("hand/panoptic_ex2_2.flv_000040_l.png")
         let request = VNDetectHumanHandPoseRequest()
         #expect(request.maximumHandCount == 2)
         try VNImageRequestHandler(image: photo).perform([request])
         let hands = try #require(request.results as? [VNHumanHandPoseObservation])
-        var options = HandLandmarkerOptions()
+        let options = HandLandmarkerOptions()
         options.numHands = 2
         let expected = try HandLandmarker(options: options).detect(image: photo)
         try #require(hands.count == 2 && expected.landmarks.count == 2)
         for (i, hand) in hands.enumerated() {
             let label = expected.handedness[i][0].categoryName
-            #expect(hand.chirality == (label == "Left" ? .right : .left))
+            #expect(hand.chirality == (label == "Left" ? .left : .right))
             #expect(hand.availableJointNames.count == 21)
             for joint in VNHumanHandPoseObservation.JointName.allCases {
                 let p = try hand.recognizedPoint(joint)

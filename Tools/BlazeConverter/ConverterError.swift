@@ -1,3 +1,6 @@
+import Foundation
+import BlazeModelFormat
+
 /// One operator the converter cannot translate, with enough context to find it in the model.
 public struct UnsupportedOperator: Sendable, Equatable, CustomStringConvertible {
     /// The TFLite builtin name, e.g. `SQUEEZE`.
@@ -60,12 +63,18 @@ public enum ConverterError: Error, Equatable, CustomStringConvertible, Sendable 
         case .badGraph(let reason):
             return "bad graph: \(reason)"
         case .unknownInputRange(let model):
-            return "model '\(model)' is not one of the known Blaze models, so its input value range is unknown; "
-                + "pass it with --input-range LO,HI (e.g. --input-range 0,1)"
+            return "model '\(model)' is not one of the known Blaze models (\(KnownModel.all.map(\.name).joined(separator: ", ")) "
+                + "or their .task entries), so its input value range is unknown; pass it with --input-range LO,HI (e.g. --input-range 0,1)"
         case .invalidArgument(let reason):
             return reason
         case .bundle(let reason):
             return "task bundle: \(reason)"
         }
     }
+}
+
+/// `localizedDescription` is the message that names the file, option or value at fault.
+extension ConverterError: LocalizedError {
+    /// The same message as `description`.
+    public var errorDescription: String? { description }
 }

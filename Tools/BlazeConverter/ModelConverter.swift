@@ -86,13 +86,10 @@ public enum ModelConverter {
         return converted
     }
 
-    /// The documented input range of the known Blaze models, by model or `.task` entry name.
+    /// The input range of the known Blaze models (`KnownModel.all`), by model name, `.task` entry name
+    /// or family prefix (see `KnownModel.matching(_:)`); nil for any other model.
     public static func knownInputRange(_ name: String) -> [Float]? {
-        if name.hasPrefix("pose_detection") || name == "pose_detector" { return [-1, 1] }
-        for prefix in ["pose_landmark", "palm_detection", "hand_landmark", "hand_detector"] where name.hasPrefix(prefix) {
-            return [0, 1]
-        }
-        return nil
+        KnownModel.matching(name)?.inputRange
     }
 
     /// The file name without directories and extension.

@@ -10,7 +10,7 @@ struct BlazeConvert: ParsableCommand {
         commandName: "blaze-convert",
         abstract: "Convert MediaPipe BlazePose/BlazePalm TFLite models to BlazeKit model files (.bkm).",
         version: ModelConverter.version,
-        subcommands: [Convert.self, Inspect.self],
+        subcommands: [Convert.self, Inspect.self, Models.self],
         defaultSubcommand: Convert.self)
 }
 
