@@ -118,9 +118,9 @@ private final class Holder<T: AnyObject>: @unchecked Sendable {
     @Test func poseLandmarkersOnThreeThreadsMatchTheirSequentialResults() throws {
         let photos = try Self.posePhotos.map(photo)
         let landmarkers = try [(1, false), (2, true), (1, false)].map { threads, masks in
-            var options = PoseLandmarkerOptions()
+            let options = PoseLandmarkerOptions()
             options.baseOptions.threadCount = threads
-            options.outputSegmentationMasks = masks
+            options.shouldOutputSegmentationMasks = masks
             return try PoseLandmarker(options: options)
         }
         let alone = try landmarkers.map { landmarker in try photos.map { bits(try landmarker.detect(image: $0)) } }
@@ -144,7 +144,7 @@ private final class Holder<T: AnyObject>: @unchecked Sendable {
     @Test func handLandmarkersOnThreeThreadsMatchTheirSequentialResults() throws {
         let photos = try Self.handPhotos.map(photo)
         let landmarkers = try [1, 2, 1].map { threads in
-            var options = HandLandmarkerOptions()
+            let options = HandLandmarkerOptions()
             options.baseOptions.threadCount = threads
             options.numHands = 2
             return try HandLandmarker(options: options)
@@ -174,7 +174,7 @@ private final class Holder<T: AnyObject>: @unchecked Sendable {
                                      startCenter: SIMD2(0.5, 0.5), endCenter: SIMD2(0.46, 0.54), startZoom: 1, endZoom: 1.3)
         let frames = try (0..<camera.frameCount).map { try camera.frame($0) }
         func tracker() throws -> PoseLandmarker {
-            var options = PoseLandmarkerOptions()
+            let options = PoseLandmarkerOptions()
             options.runningMode = .video
             return try PoseLandmarker(options: options)
         }
@@ -235,13 +235,13 @@ private final class Holder<T: AnyObject>: @unchecked Sendable {
             let holder: Holder<AnyObject>
             let submit: @Sendable (AnyObject, Int) throws -> Void
             if task == "pose" {
-                var options = PoseLandmarkerOptions()
+                let options = PoseLandmarkerOptions()
                 options.runningMode = .liveStream
                 options.poseLandmarkerLiveStreamDelegate = recorder
                 holder = Holder(try PoseLandmarker(options: options))
                 submit = { try ($0 as! PoseLandmarker).detectAsync(image: image, timestampInMilliseconds: $1) }
             } else {
-                var options = HandLandmarkerOptions()
+                let options = HandLandmarkerOptions()
                 options.runningMode = .liveStream
                 options.handLandmarkerLiveStreamDelegate = recorder
                 holder = Holder(try HandLandmarker(options: options))
@@ -278,7 +278,7 @@ private final class Holder<T: AnyObject>: @unchecked Sendable {
     @Test func delegateReleasingItsLandmarkerFromTheCallback() throws {
         let image = try photo("pose/mpii_052475643.png")
         let recorder = ReleaseRecorder()
-        var options = PoseLandmarkerOptions()
+        let options = PoseLandmarkerOptions()
         options.runningMode = .liveStream
         options.poseLandmarkerLiveStreamDelegate = recorder
         let holder = Holder(try PoseLandmarker(options: options))

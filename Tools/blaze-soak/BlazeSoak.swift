@@ -47,13 +47,13 @@ struct BlazeSoak: ParsableCommand {
         guard !cameraFrames.isEmpty else { throw ValidationError("\(clip): no frames decoded") }
 
         let counters = Counters()
-        var videoOptions = PoseLandmarkerOptions()
+        let videoOptions = PoseLandmarkerOptions()
         videoOptions.runningMode = .video
         videoOptions.baseOptions.threadCount = threads
         let video = try PoseLandmarker(options: videoOptions)
 
         let recorder = LiveRecorder(counters: counters)
-        var liveOptions = PoseLandmarkerOptions()
+        let liveOptions = PoseLandmarkerOptions()
         liveOptions.runningMode = .liveStream
         liveOptions.baseOptions.threadCount = threads
         liveOptions.poseLandmarkerLiveStreamDelegate = recorder
