@@ -160,3 +160,22 @@ struct TaskBundleTests {
         #expect(throws: ConverterError.self) { try TaskBundle(url: url) }
     }
 }
+
+extension TaskBundleTests {
+    /// Resource limit: at most 4096 entries in a bundle's central directory, checked on the end record's
+    /// count before the directory is walked. 4096 entries open; 4097 are refused with both numbers.
+    @Test func entryCountCap() throws {
+        let model = tinyModel().build()
+        func bundle(_ count: Int) -> [UInt8] {
+            zipArchive([("pose_detector.tflite", model, false, nil)] + (1..<count).map { ("f\($0)", [], false, nil) })
+        }
+        let atCap = try TaskBundle(bytes: bundle(4096), name: "full.task")
+        #expect(atCap.entries.map(\.path) == ["pose_detector.tflite"])
+        do {
+            _ = try TaskBundle(bytes: bundle(4097), name: "crowded.task")
+            Issue.record("accepted")
+        } catch let error as ConverterError {
+            #expect("\(error)".contains("crowded.task") && "\(error)".contains("4097 entries, more than the 4096 allowed"), "\(error)")
+        }
+    }
+}
