@@ -124,6 +124,15 @@ struct TaskBundleTests {
         } catch let error as ConverterError {
             #expect("\(error)".contains("declares 805306368 bytes, more than the 536870912 allowed per entry"), "\(error)")
         }
+        // Within the caps, but more than deflate can make of its compressed bytes: refused before the
+        // declared 100 MiB are allocated.
+        let inflated = zipArchive([("pose_detector.tflite", [1, 2, 3], true, 100 << 20)])
+        do {
+            _ = try TaskBundle(bytes: inflated, name: "ratio.task")
+            Issue.record("accepted")
+        } catch let error as ConverterError {
+            #expect("\(error)".contains("declares 104857600 bytes from") && "\(error)".contains("at most 1032:1"), "\(error)")
+        }
         let many = zipArchive((0..<3).map { ("m\($0).tflite", [1, 2, 3], true, UInt32(0x1800_0000)) })
         do {
             _ = try TaskBundle(bytes: many, name: "many.task")
