@@ -29,6 +29,9 @@ struct ModelsBenchmark: ParsableCommand {
     @Flag(help: "Print time per op kind and the slowest nodes of each model.") var perLayer = false
     @Option(help: "With --per-layer, how many of the slowest nodes to list (each node timed at its best of 11 runs).") var topNodes = 8
     @Option(help: "Convolution GEMM: automatic, blas, or a packed tile (avx512-8x32, fma-6x16).") var gemm = "automatic"
+    @Option(help: ArgumentHelp("Kernel instruction set: automatic, avx2 (the 6×16 GEMM tile and 8-channel depthwise, what a "
+                               + "CPU without AVX-512 runs) or avx512 (the 8×32 tile and 16-channel depthwise).", valueName: "isa"))
+    var isa = "automatic"
     @Option(help: "Sparse 1×1 convolutions: measured, dense or sparse.") var sparse = "measured"
     @Flag(help: "With --per-layer, print every node's kernel and rate instead of the slowest few.") var allNodes = false
 
@@ -42,10 +45,13 @@ struct ModelsBenchmark: ParsableCommand {
     }
 
     var convolutionGEMM: ConvolutionGEMM? {
-        switch gemm {
-        case "automatic": return .automatic
-        case "blas": return .blas
-        default: return GEMMTile(rawValue: gemm).map { .packed($0) }
+        switch (isa, gemm) {
+        case ("avx2", "automatic"): return .packed(.fma6x16)
+        case ("avx512", "automatic"): return .packed(.avx512x8x32)
+        case ("automatic", "automatic"): return .automatic
+        case ("automatic", "blas"): return .blas
+        case ("automatic", _): return GEMMTile(rawValue: gemm).map { .packed($0) }
+        default: return nil
         }
     }
 
@@ -54,6 +60,15 @@ struct ModelsBenchmark: ParsableCommand {
         guard runs >= 1 else { throw ValidationError("--runs expected at least 1, found \(runs)") }
         guard warmup >= 0 else { throw ValidationError("--warmup expected at least 0, found \(warmup)") }
         guard sparseConvolution != nil else { throw ValidationError("--sparse expected measured, dense or sparse, found \(sparse)") }
+        guard ["automatic", "avx2", "avx512"].contains(isa) else {
+            throw ValidationError("--isa expected automatic, avx2 or avx512, found \(isa)")
+        }
+        guard isa == "automatic" || gemm == "automatic" else {
+            throw ValidationError("--isa \(isa) and --gemm \(gemm) both choose the kernels; give one of them")
+        }
+        guard isa != "avx512" || GEMMTile.avx512x8x32.isSupported else {
+            throw ValidationError("--isa avx512: this CPU (or build) has no AVX-512 F/BW/DQ/VL; use --isa avx2")
+        }
         guard convolutionGEMM != nil else {
             throw ValidationError("--gemm expected automatic, blas, \(GEMMTile.allCases.map(\.rawValue).joined(separator: ", ")), found \(gemm)")
         }
@@ -67,7 +82,7 @@ struct ModelsBenchmark: ParsableCommand {
         if !json {
             print(MachineDescription.current)
             print("# BLAS kernels: \(BLASKernelSelection.upgradeIfBeneficial())")
-            print("# convolution GEMM: \(gemm) (best tile here: \(GEMMTile.best?.rawValue ?? "none, BLAS"))")
+            print("# kernels: --isa \(isa) --gemm \(gemm) (best tile here: \(GEMMTile.best?.rawValue ?? "none, BLAS"))")
         }
         let models = BuiltinModel.allCases.filter { onlyModels.isEmpty || onlyModels.contains($0.rawValue) }
         for m in models {
