@@ -46,12 +46,17 @@ public final class PixelConvWeights: @unchecked Sendable {
         case sparse
     }
 
+    /// Output channels `N`.
     public let outputs: Int
+    /// Input channels `C`.
     public let inChannels: Int
+    /// The convolution's geometry; the weights are packed for it and only run on it.
     public let window: SpatialWindow
     /// Sixteen pixels per vector (AVX-512, `PixelTile16`) instead of eight (`PixelTile8`).
     public let wide: Bool
+    /// Outputs computed together from one entry list (1, 2, 4 or 8; 1 for `.sparse`).
     public let groupWidth: Int
+    /// Groups of outputs, each with its own entry lists.
     public let groupCount: Int
     /// Vectors of pixels per tile call.
     public let vectors: Int
