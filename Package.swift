@@ -39,6 +39,7 @@ let package = Package(
         .executable(name: "blaze", targets: ["blaze"]),
         .executable(name: "blaze-convert", targets: ["blaze-convert"]),
         .executable(name: "blaze-bench", targets: ["blaze-bench"]),
+        .executable(name: "blaze-soak", targets: ["blaze-soak"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -102,6 +103,10 @@ let package = Package(
                           dependencies: ["BlazeKit", "BlazeVideo", "BlazeRuntime", "BlazeKernels", "CBLAS",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser")],
                           path: "Benchmarks/blaze-bench"),
+        // The long-run memory check (VIDEO and LIVE_STREAM side by side); Tools/soak.sh runs it.
+        .executableTarget(name: "blaze-soak",
+                          dependencies: ["BlazeKit", "BlazeVideo", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+                          path: "Tools/blaze-soak"),
 
         // MARK: - Tests
         .testTarget(name: "BlazeModelFormatTests", dependencies: ["BlazeModelFormat"]),

@@ -27,14 +27,31 @@ struct ModelsBenchmark: ParsableCommand {
     var modelsDir: String?
     @Flag(help: "Print one JSON object per model per line.") var json = false
     @Flag(help: "Print time per op kind and the slowest nodes of each model.") var perLayer = false
-    @Option(help: "With --per-layer, how many of the slowest nodes to list.") var topNodes = 8
+    @Option(help: "With --per-layer, how many of the slowest nodes to list (each node timed at its best of 11 runs).") var topNodes = 8
     @Option(help: "Convolution GEMM: automatic, blas, or a packed tile (avx512-8x32, fma-6x16).") var gemm = "automatic"
+    @Option(help: ArgumentHelp("Kernel instruction set: automatic, avx2 (the 6×16 GEMM tile and 8-channel depthwise, what a "
+                               + "CPU without AVX-512 runs) or avx512 (the 8×32 tile and 16-channel depthwise).", valueName: "isa"))
+    var isa = "automatic"
+    @Option(help: "Sparse 1×1 convolutions: measured, dense or sparse.") var sparse = "measured"
+    @Flag(help: "With --per-layer, print every node's kernel and rate instead of the slowest few.") var allNodes = false
+
+    var sparseConvolution: SparseConvolution? {
+        switch sparse {
+        case "measured": return .measured
+        case "dense": return .dense
+        case "sparse": return .sparse
+        default: return nil
+        }
+    }
 
     var convolutionGEMM: ConvolutionGEMM? {
-        switch gemm {
-        case "automatic": return .automatic
-        case "blas": return .blas
-        default: return GEMMTile(rawValue: gemm).map { .packed($0) }
+        switch (isa, gemm) {
+        case ("avx2", "automatic"): return .packed(.fma6x16)
+        case ("avx512", "automatic"): return .packed(.avx512x8x32)
+        case ("automatic", "automatic"): return .automatic
+        case ("automatic", "blas"): return .blas
+        case ("automatic", _): return GEMMTile(rawValue: gemm).map { .packed($0) }
+        default: return nil
         }
     }
 
@@ -42,6 +59,16 @@ struct ModelsBenchmark: ParsableCommand {
         guard (1...64).contains(threads) else { throw ValidationError("--threads expected 1...64, found \(threads)") }
         guard runs >= 1 else { throw ValidationError("--runs expected at least 1, found \(runs)") }
         guard warmup >= 0 else { throw ValidationError("--warmup expected at least 0, found \(warmup)") }
+        guard sparseConvolution != nil else { throw ValidationError("--sparse expected measured, dense or sparse, found \(sparse)") }
+        guard ["automatic", "avx2", "avx512"].contains(isa) else {
+            throw ValidationError("--isa expected automatic, avx2 or avx512, found \(isa)")
+        }
+        guard isa == "automatic" || gemm == "automatic" else {
+            throw ValidationError("--isa \(isa) and --gemm \(gemm) both choose the kernels; give one of them")
+        }
+        guard isa != "avx512" || GEMMTile.avx512x8x32.isSupported else {
+            throw ValidationError("--isa avx512: this CPU (or build) has no AVX-512 F/BW/DQ/VL; use --isa avx2")
+        }
         guard convolutionGEMM != nil else {
             throw ValidationError("--gemm expected automatic, blas, \(GEMMTile.allCases.map(\.rawValue).joined(separator: ", ")), found \(gemm)")
         }
@@ -55,13 +82,14 @@ struct ModelsBenchmark: ParsableCommand {
         if !json {
             print(MachineDescription.current)
             print("# BLAS kernels: \(BLASKernelSelection.upgradeIfBeneficial())")
-            print("# convolution GEMM: \(gemm) (best tile here: \(GEMMTile.best?.rawValue ?? "none, BLAS"))")
+            print("# kernels: --isa \(isa) --gemm \(gemm) (best tile here: \(GEMMTile.best?.rawValue ?? "none, BLAS"))")
         }
         let models = BuiltinModel.allCases.filter { onlyModels.isEmpty || onlyModels.contains($0.rawValue) }
         for m in models {
             let file = try modelsDir.map { try ModelFile(path: URL(fileURLWithPath: $0).appendingPathComponent(m.fileName).path) }
                 ?? m.load()
-            let session = try InferenceSession(model: file, options: RuntimeOptions(threadCount: threads, convolutionGEMM: convolutionGEMM!))
+            let session = try InferenceSession(model: file, options: RuntimeOptions(threadCount: threads, convolutionGEMM: convolutionGEMM!,
+                                                                                       sparseConvolution: sparseConvolution!))
             let range = file.metadata.input.valueRange
             var state: UInt32 = 0x9E37_79B9
             for i in session.input.indices {
@@ -103,16 +131,23 @@ struct ModelsBenchmark: ParsableCommand {
         for (op, v) in total.sorted(by: { $0.value.0 > $1.value.0 }) {
             print("    \(op.padding(toLength: 18, withPad: " ", startingAt: 0)) x\(v.1)  \(fmt(v.0 * 1000)) ms")
         }
-        var slowest = session.profile().enumerated().map { ($0.offset, $0.element) }
+        var best = session.profile()
+        for _ in 0..<reps {
+            for (i, p) in session.profile().enumerated() where p.seconds < best[i].seconds { best[i] = p }
+        }
+        var slowest = best.enumerated().map { ($0.offset, $0.element) }
         slowest.sort { $0.1.seconds > $1.1.seconds }
         let g = session.model.graph
-        for (i, p) in slowest.prefix(topNodes) {
+        let kernels = session.kernelNames
+        if allNodes { slowest.sort { $0.0 < $1.0 } }
+        for (i, p) in slowest.prefix(allNodes ? slowest.count : topNodes) {
             let node = g.nodes[i]
             let shapes = node.inputs.map { g.values[$0].shape.description }.joined(separator: " ")
             let out = g.values[node.outputs[0]].shape
             let flops = Self.flops(node, in: g)
             let rate = flops > 0 ? "  \(fmt(Double(flops) / p.seconds / 1e9)) GFLOP/s" : ""
-            print("      node \(i) \(p.op.rawValue) \(shapes) -> \(out): \(fmt(p.seconds * 1000)) ms\(rate)")
+            let kernel = kernels[i].kernel.isEmpty ? "" : " [\(kernels[i].kernel)]"
+            print("      node \(i) \(p.op.rawValue)\(kernel) \(shapes) -> \(out): \(fmt(p.seconds * 1000)) ms\(rate)")
         }
     }
 }

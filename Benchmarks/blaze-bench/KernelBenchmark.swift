@@ -10,7 +10,7 @@ import Foundation
 struct KernelBenchmark: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "kernels",
-        abstract: "Times BLAS against the packed GEMM tiles and the depthwise paths on Blaze shapes (1 thread).")
+        abstract: "Times BLAS against the packed GEMM tiles, the depthwise paths, and the narrow and sparse kernels against the tiles on Blaze shapes (1 thread).")
 
     @Option(help: "Timed runs per kernel (best and median are printed).") var runs = 50
 
@@ -24,10 +24,90 @@ struct KernelBenchmark: ParsableCommand {
         (112, 24, 3, 1), (96, 32, 5, 1), (56, 96, 3, 1), (48, 64, 5, 1), (28, 144, 5, 1), (14, 384, 5, 1), (112, 64, 3, 2),
     ]
 
+    @Option(help: "Which kernels: all, gemm, depthwise, narrow, sparse.") var only = "all"
+
+    /// (height, width, in channels, out channels, kernel) of convolutions with at most 8 outputs.
+    static let narrowShapes: [(Int, Int, Int, Int, Int)] = [
+        (256, 256, 8, 1, 3), (2, 2, 288, 1, 2), (256, 256, 8, 8, 1), (128, 128, 16, 8, 1), (64, 64, 48, 8, 1), (28, 28, 24, 2, 1), (12, 12, 256, 6, 1),
+    ]
+    /// (pixels, in channels, out channels) of 1×1 convolutions, run at several shares of zero weights.
+    static let sparseShapes: [(Int, Int, Int)] = [
+        (12544, 16, 64), (3136, 24, 144), (3136, 144, 24), (784, 48, 192), (784, 192, 48), (196, 96, 288), (49, 288, 288),
+    ]
+
     func run() throws {
         print("# 1 thread; GFLOP/s as 2·M·N·K (GEMM) or 2·outH·outW·C·k² (depthwise) over the median time")
-        for (m, n, k) in Self.gemmShapes { gemm(m: m, n: n, k: k) }
-        for (hw, c, k, s) in Self.depthwiseShapes { depthwise(size: hw, channels: c, kernel: k, stride: s) }
+        if ["all", "gemm"].contains(only) { for (m, n, k) in Self.gemmShapes { gemm(m: m, n: n, k: k) } }
+        if ["all", "depthwise"].contains(only) {
+            for (hw, c, k, s) in Self.depthwiseShapes { depthwise(size: hw, channels: c, kernel: k, stride: s) }
+        }
+        if ["all", "narrow"].contains(only) { for (h, w, ci, co, k) in Self.narrowShapes { narrow(h, w, ci, co, k) } }
+        if ["all", "sparse"].contains(only) {
+            for (m, k, n) in Self.sparseShapes { for z in [0.5, 0.74, 0.9] { sparse(m: m, k: k, n: n, zeros: z) } }
+        }
+    }
+
+    /// Dense-rate GFLOP/s (2·outH·outW·Cin·Cout·k² over the median) of the narrow kernel against the GEMM tiles.
+    private func narrow(_ h: Int, _ w: Int, _ cin: Int, _ cout: Int, _ k: Int) {
+        let window = SpatialWindow(inputHeight: h, inputWidth: w, kernelHeight: k, kernelWidth: k,
+                                   padTop: (k - 1) / 2, padLeft: (k - 1) / 2, padBottom: (k - 1) / 2, padRight: (k - 1) / 2)
+        let input = AlignedFloats((0..<(h * w * cin)).map { _ in Float.random(in: -1...1) })
+        let weights = (0..<(cout * k * k * cin)).map { _ in Float.random(in: -1...1) }
+        let bias = [Float](repeating: 0.1, count: cout)
+        let pixels = window.outputHeight * window.outputWidth
+        let out = AlignedFloats([Float](repeating: 0, count: pixels * cout))
+        let flops = 2.0 * Double(pixels * cout * k * k * cin)
+        var line = "narrow \(h)x\(w)x\(cin)->\(cout) k\(k):"
+        for tile in GEMMTile.allCases where tile.isSupported {
+            let packed = PackedGEMMWeights(weights: weights, bias: bias, outputs: cout, depth: k * k * cin, tile: tile,
+                                           window: window.isPointwise ? nil : window, inChannels: cin)
+            let block = Conv2DKernel.im2colPixelBlock(window: window, inChannels: cin, budgetFloats: 1 << 13)
+            let ws = AlignedFloats([Float](repeating: 0, count: Conv2DKernel.im2colWorkspaceFloats(window: window, inChannels: cin, pixelBlock: block)))
+            let t = time {
+                if window.isPointwise {
+                    Conv2DKernel.packed1x1(input: input.pointer, weights: packed, output: out.pointer, pixels: 0..<pixels, clamp: .none)
+                } else {
+                    Conv2DKernel.im2colPacked(input: input.pointer, weights: packed, output: out.pointer, window: window, inChannels: cin,
+                                              clamp: .none, pixels: 0..<pixels, pixelBlock: block, workspace: ws.pointer)
+                }
+            }
+            line += "  gemm \(tile.rawValue) \(fmt(flops / t.median / 1e9))"
+        }
+        for wide in CPUFeatures.hasAVX512 ? [false, true] : [false] {
+            let packed = PixelConvWeights(weights: weights, bias: bias, outputs: cout, window: window, inChannels: cin, layout: .narrow, wide: wide)
+            let scratch = AlignedFloats([Float](repeating: 0, count: packed.scratchFloats))
+            let t = time {
+                NarrowConv2DKernel.run(input: input.pointer, weights: packed, output: out.pointer,
+                                       rows: 0..<(window.isPointwise ? pixels : window.outputHeight), clamp: .none, scratch: scratch.pointer)
+            }
+            line += "  narrow-\(packed.lanes)px \(fmt(flops / t.median / 1e9)) (\(fmt(t.median * 1e3)) ms)"
+        }
+        print(line)
+    }
+
+    /// Dense-rate GFLOP/s (2·M·N·K over the median, zeros counted) of the sparse kernel against the GEMM tiles.
+    private func sparse(m: Int, k: Int, n: Int, zeros: Double) {
+        let a = AlignedFloats((0..<(m * k)).map { _ in Float.random(in: -1...1) })
+        let w = (0..<(n * k)).map { _ in Double.random(in: 0..<1) < zeros ? 0 : Float.random(in: -1...1) }
+        let bias = [Float](repeating: 0.1, count: n)
+        let c = AlignedFloats([Float](repeating: 0, count: m * n))
+        let flops = 2.0 * Double(m * n * k)
+        let window = SpatialWindow(inputHeight: 1, inputWidth: m, kernelHeight: 1, kernelWidth: 1)
+        var line = "sparse M=\(m) K=\(k) N=\(n) zeros \(Int(zeros * 100))%:"
+        for tile in GEMMTile.allCases where tile.isSupported {
+            let packed = PackedGEMMWeights(weights: w, bias: bias, outputs: n, depth: k, tile: tile)
+            let t = time { Conv2DKernel.packed1x1(input: a.pointer, weights: packed, output: c.pointer, pixels: 0..<m, clamp: .none) }
+            line += "  gemm \(tile.rawValue) \(fmt(flops / t.median / 1e9))"
+        }
+        for wide in CPUFeatures.hasAVX512 ? [false, true] : [false] {
+            let packed = PixelConvWeights(weights: w, bias: bias, outputs: n, window: window, inChannels: k, layout: .sparse, wide: wide)
+            let scratch = AlignedFloats([Float](repeating: 0, count: packed.scratchFloats))
+            let t = time {
+                SparseConv1x1Kernel.run(input: a.pointer, weights: packed, output: c.pointer, pixels: 0..<m, clamp: .none, scratch: scratch.pointer)
+            }
+            line += "  sparse-\(packed.lanes)px \(fmt(flops / t.median / 1e9))"
+        }
+        print(line)
     }
 
     private func time(_ body: () -> Void) -> (median: Double, best: Double) {

@@ -165,8 +165,12 @@ protocol TaskRunning<Output>: AnyObject, Sendable {
 ///
 /// A method of another running mode than the task's throws ``TaskError/runningModeMismatch(method:expected:actual:)``;
 /// a timestamp that does not increase throws ``TaskError/nonIncreasingTimestamp(method:previous:actual:)``.
-/// Calls on one task are serialized; separate tasks run concurrently. Releasing a live-stream task's last
-/// reference while it processes a frame waits for that frame, whose callback is then not delivered.
+/// Calls on one task are serialized; separate tasks run concurrently, and N tasks on N threads give exactly
+/// the results they give one at a time. A thread inside a detect method keeps its task alive, so another
+/// thread may drop its own reference meanwhile. Releasing a live-stream task's last reference blocks that
+/// thread until the frame being processed finishes; that frame and the one waiting get no callback, and
+/// none starts after the release returns. A delegate may drop the last reference inside its own callback:
+/// the task is then freed on its callback queue when the callback returns.
 public class LandmarkerTask<Options: TaskOptions, Result: Sendable>: @unchecked Sendable {
     private let createdWith: Options
     private let runner: any TaskRunning<Result>

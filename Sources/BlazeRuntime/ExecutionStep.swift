@@ -5,6 +5,12 @@ import BlazeModelFormat
 /// allocates nothing.
 protocol ExecutionStep {
     func run(pool: WorkerPool)
+    /// Which kernel the planner chose, for ``InferenceSession/kernelNames``; empty for ops with one kernel.
+    var kernelName: String { get }
+}
+
+extension ExecutionStep {
+    var kernelName: String { "" }
 }
 
 /// What an op's planner sees of its node: attributes, shapes, resolved buffers and constants.
@@ -20,6 +26,8 @@ struct NodeBinding {
     let threadCount: Int
     /// The packed-GEMM tile for dense convolutions, nil for BLAS.
     let gemmTile: GEMMTile?
+    /// Which 1×1 convolutions go sparse.
+    var sparseConvolution: SparseConvolution = .measured
 
     func error(_ reason: String) -> RuntimeError {
         .invalidNode(index: index, op: node.op.rawValue, name: node.name, reason: reason)

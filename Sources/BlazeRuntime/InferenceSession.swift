@@ -19,13 +19,17 @@ public struct RuntimeOptions: Sendable, Equatable {
     public var computedOutputs: Set<Int>?
     /// What runs the dense convolutions' matrix products.
     public var convolutionGEMM: ConvolutionGEMM
+    /// Which 1×1 convolutions run through the sparse kernel instead of the GEMM (with a packed
+    /// ``ConvolutionGEMM`` tile only). Either way the outputs are the same bits; this only changes speed.
+    public var sparseConvolution: SparseConvolution
 
     public init(threadCount: Int = 1, selectBLASKernels: Bool = true, computedOutputs: Set<Int>? = nil,
-                convolutionGEMM: ConvolutionGEMM = .automatic) {
+                convolutionGEMM: ConvolutionGEMM = .automatic, sparseConvolution: SparseConvolution = .measured) {
         self.threadCount = threadCount
         self.selectBLASKernels = selectBLASKernels
         self.computedOutputs = computedOutputs
         self.convolutionGEMM = convolutionGEMM
+        self.sparseConvolution = sparseConvolution
     }
 
     func validate() throws {
@@ -59,6 +63,22 @@ public enum ConvolutionGEMM: Sendable, Equatable {
     /// This hand-written tile; planning fails when the CPU or build cannot run it. With
     /// `.avx512x8x32` the depthwise convolutions also run in 16-channel AVX-512 blocks.
     case packed(GEMMTile)
+}
+
+/// Whether a 1×1 convolution whose weights are mostly zeros runs as a sparse × dense product
+/// (only non-zero weights multiplied) or through the dense GEMM. Both compute every output with the
+/// same sequence of fused multiply-adds, zero terms aside, and give identical bits.
+public enum SparseConvolution: Sendable, Equatable {
+    /// When the session is planned, time both kernels on each candidate node's own shape (1×1
+    /// convolutions with at least ``measuredMinimumZeroFraction`` zero weights) and keep the faster.
+    case measured
+    /// Every 1×1 convolution through the dense GEMM.
+    case dense
+    /// Every 1×1 convolution through the sparse kernel, whatever its share of zeros.
+    case sparse
+
+    /// The share of zero weights below which ``measured`` does not try the sparse kernel.
+    public static let measuredMinimumZeroFraction = 0.4
 }
 
 /// A planned, ready-to-run model.
@@ -164,7 +184,7 @@ public final class InferenceSession: @unchecked Sendable {
                 inputs: node.inputs.map { UnsafePointer(pointer($0)) },
                 outputs: node.outputs.map { pointer($0) },
                 constants: node.inputs.map { model.constantData(ofValue: $0) },
-                threadCount: options.threadCount, gemmTile: options.gemmTile)
+                threadCount: options.threadCount, gemmTile: options.gemmTile, sparseConvolution: options.sparseConvolution)
             for o in node.outputs where g.values[o].constant != nil {
                 throw binding.error("writes constant value '\(g.values[o].name)'")
             }
@@ -216,6 +236,12 @@ public final class InferenceSession: @unchecked Sendable {
 
     /// Bytes of activation memory this session holds.
     public var arenaBytes: Int { arenaFloats * 4 }
+
+    /// The kernel the planner chose for each planned node, in graph order: `(node name, op, kernel)`,
+    /// e.g. `sparse-16px` or `gemm-fma-6x16` for a convolution; empty for ops with a single kernel.
+    public var kernelNames: [(name: String, op: OpKind, kernel: String)] {
+        steps.indices.map { (stepNames[$0], stepKinds[$0], steps[$0].kernelName) }
+    }
 
     /// Runs once, timing every step: `(node name, op, seconds)` in graph order.
     public func profile() -> [(name: String, op: OpKind, seconds: Double)] {

@@ -23,11 +23,13 @@ final class OutputSink: @unchecked Sendable {   // immutable; the CLI writes fro
     init(atomicFileAt path: String) throws {
         let url = URL(fileURLWithPath: path)
         let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).partial").path
-        guard FileManager.default.createFile(atPath: temporary, contents: nil),
-              let handle = FileHandle(forWritingAtPath: temporary) else {
+        // open(2) rather than FileManager.createFile, which writes through a temporary `.dat.nosync…` file of
+        // its own that a killed run would leave behind.
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
             throw CLIError.cannotWrite(path: temporary, reason: String(cString: strerror(errno)))
         }
-        self.handle = handle
+        self.handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         temporaryPath = temporary
         finalPath = path
     }

@@ -124,6 +124,15 @@ struct TaskBundleTests {
         } catch let error as ConverterError {
             #expect("\(error)".contains("declares 805306368 bytes, more than the 536870912 allowed per entry"), "\(error)")
         }
+        // Within the caps, but more than deflate can make of its compressed bytes: refused before the
+        // declared 100 MiB are allocated.
+        let inflated = zipArchive([("pose_detector.tflite", [1, 2, 3], true, 100 << 20)])
+        do {
+            _ = try TaskBundle(bytes: inflated, name: "ratio.task")
+            Issue.record("accepted")
+        } catch let error as ConverterError {
+            #expect("\(error)".contains("declares 104857600 bytes from") && "\(error)".contains("at most 1032:1"), "\(error)")
+        }
         let many = zipArchive((0..<3).map { ("m\($0).tflite", [1, 2, 3], true, UInt32(0x1800_0000)) })
         do {
             _ = try TaskBundle(bytes: many, name: "many.task")
@@ -158,5 +167,24 @@ struct TaskBundleTests {
         defer { try? FileManager.default.removeItem(at: url) }
         try Data(tinyModel().build()).write(to: url)
         #expect(throws: ConverterError.self) { try TaskBundle(url: url) }
+    }
+}
+
+extension TaskBundleTests {
+    /// Resource limit: at most 4096 entries in a bundle's central directory, checked on the end record's
+    /// count before the directory is walked. 4096 entries open; 4097 are refused with both numbers.
+    @Test func entryCountCap() throws {
+        let model = tinyModel().build()
+        func bundle(_ count: Int) -> [UInt8] {
+            zipArchive([("pose_detector.tflite", model, false, nil)] + (1..<count).map { ("f\($0)", [], false, nil) })
+        }
+        let atCap = try TaskBundle(bytes: bundle(4096), name: "full.task")
+        #expect(atCap.entries.map(\.path) == ["pose_detector.tflite"])
+        do {
+            _ = try TaskBundle(bytes: bundle(4097), name: "crowded.task")
+            Issue.record("accepted")
+        } catch let error as ConverterError {
+            #expect("\(error)".contains("crowded.task") && "\(error)".contains("4097 entries, more than the 4096 allowed"), "\(error)")
+        }
     }
 }

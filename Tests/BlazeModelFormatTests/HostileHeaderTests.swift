@@ -172,3 +172,29 @@ import Testing
         expectRejection(assemble(json: json, data: parts.data), "badHeader")
     }
 }
+
+extension HostileHeaderTests {
+    /// Resource limit: ``ModelFileFormat/maxElementCount`` (2^28 elements, 1 GiB of float32) per constant
+    /// tensor and per graph value, checked on the header before the runtime could size a buffer from it.
+    /// At the cap a tensor's shape passes the element check (the tiny file is then refused for the bytes it
+    /// lacks); one element over, the shape itself is refused, naming the tensor, the shape and the cap.
+    @Test func elementCapBoundary() throws {
+        let cap = ModelFileFormat.maxElementCount
+        #expect(cap == 1 << 28)
+        for shape in [[cap], [1 << 14, 1 << 14], [1, 1 << 13, 1 << 13, 4]] {
+            let e = try #require(rejection(try hostile { $0.tensors[1].shape = shape }), "\(shape) accepted")
+            #expect(caseName(e) == "badTensor" && e.description.contains("byte count expected \(cap * 4)")
+                    && !e.description.contains("more than \(cap) elements"), "\(shape): \(e)")
+        }
+        for shape in [[cap + 1], [(1 << 14) + 1, 1 << 14], [1, 1 << 13, 1 << 13, 5], [1 << 30]] {
+            let start = ContinuousClock.now
+            expectRejection(try hostile { $0.tensors[1].shape = shape }, "badTensor",
+                            mentioning: ["'b'", "\(shape)", "more than \(cap) elements"])
+            #expect(ContinuousClock.now - start < .seconds(1), "\(shape) took too long")
+        }
+        for shape in [[1, 1 << 13, 1 << 13, 5], [1, 16385, 16384, 1]] {
+            expectRejection(try hostile { $0.graph.values[3].shape = shape }, "badGraph",
+                            mentioning: ["value 3 'y'", "\(shape)", "more than \(cap) elements"])
+        }
+    }
+}

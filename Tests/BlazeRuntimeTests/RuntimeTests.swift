@@ -638,9 +638,9 @@ func tempDirectory() throws -> URL {
     }
 
     /// Sessions of one model running at the same time on different threads share only the
-    /// read-only mapping: every run equals a sequential run with the same thread count. (Across
-    /// thread counts the im2col convolutions split their GEMMs differently, and OpenBLAS rounds
-    /// differently for different row counts, so 1 and 2 threads agree only to float precision.)
+    /// read-only mapping: every run equals a sequential run with the same thread count. (With the packed
+    /// kernels, the default, 1 and 2 threads also agree bit for bit — `ConvolutionPathTests`; with
+    /// `.blas`, OpenBLAS rounds differently for different row counts, so this test compares like with like.)
     @Test func concurrentSessionsMatchASequentialRun() throws {
         let file = try BuiltinModel.handLandmarkLite.load()
         let input = pseudoRandom(224 * 224 * 3)

@@ -263,3 +263,44 @@ struct XorShift64Star {
         return state &* 0x2545_F491_4F6C_DD1D
     }
 }
+
+/// Resource limit: a stream whose declared frame size is beyond BlazeImage's caps (``Image/maxDimension``
+/// per side, ``Image/maxPixelCount`` pixels) is refused when it is opened, before a decoder or a frame
+/// buffer exists, with the name and the declared size in the error.
+@Suite struct VideoFrameSizeCapTests {
+    /// A YUV4MPEG2 stream (text header, raw 4:2:0 frames) declaring `width`×`height`, with only `payload`
+    /// bytes of its first frame present.
+    static func y4m(width: Int, height: Int, payload: Int) -> [UInt8] {
+        Array("YUV4MPEG2 W\(width) H\(height) F25:1 Ip A1:1 C420jpeg\nFRAME\n".utf8) + [UInt8](repeating: 128, count: payload)
+    }
+
+    @Test func declaredFrameSizesBeyondTheCapsAreRefusedOnOpening() throws {
+        FFmpegLogLevel.fatal.apply()
+        // Control: the same tiny stream at an ordinary size opens and decodes, so the refusals below are the caps'.
+        let small = try VideoFileReader(data: Self.y4m(width: 16, height: 8, payload: 16 * 8 * 3 / 2), name: "small.y4m")
+        #expect(small.info.width == 16 && small.info.height == 8)
+        let frame = try #require(try small.nextFrame())
+        #expect(frame.image.width == 16 && frame.image.height == 8)
+
+        // One side over 16384; both sides within it but 8200 · 8200 = 67 240 000 pixels over 2^26 = 67 108 864.
+        for (width, height) in [(Image.maxDimension + 1, 16), (16, Image.maxDimension + 1), (8200, 8200)] {
+            let bytes = Self.y4m(width: width, height: height, payload: 4096)
+            #expect(bytes.count < 5000)
+            let start = ContinuousClock.now
+            do {
+                _ = try VideoFileReader(data: bytes, name: "huge.y4m")
+                Issue.record("\(width)×\(height) accepted")
+            } catch let VideoError.invalidFrameSize(path, w, h) {
+                #expect(path == "huge.y4m" && w == width && h == height)
+                let message = "\(VideoError.invalidFrameSize(path: path, width: w, height: h))"
+                #expect(message.contains("huge.y4m") && message.contains("\(width)×\(height)") && message.contains("\(Image.maxPixelCount)"),
+                        "\(message)")
+            }
+            #expect(ContinuousClock.now - start < .seconds(2), "\(width)×\(height) took too long")
+        }
+        // The largest square within both caps passes the size check (and then reads what frame data there is).
+        let edge = 8192
+        #expect(edge * edge <= Image.maxPixelCount)
+        #expect(try VideoFileReader(data: Self.y4m(width: edge, height: edge, payload: 4096), name: "edge.y4m").info.width == edge)
+    }
+}

@@ -7,6 +7,9 @@ import CZlib
 /// runs past its entry, a "zip bomb" that inflates beyond what it declares, or declared sizes beyond
 /// ``limits`` are errors, not hangs or exhausted memory.
 struct ZipArchive {
+    /// The most deflate can expand: 258 bytes out per 2 bits in (RFC 1951), about 1032:1.
+    static let maximumDeflateRatio = 1032
+
     /// Caps that apply before any entry is inflated.
     struct Limits {
         /// Most entries in the central directory.
@@ -137,6 +140,13 @@ struct ZipArchive {
 
     /// Raw deflate over exactly the entry's compressed bytes into exactly its declared size.
     private func inflate(start: Int, entry: Entry, fail: (String) -> ConverterError) throws -> [UInt8] {
+        // Deflate expands at most 1032:1 (a 258-byte match per 2 bits of Huffman code, RFC 1951), so a larger
+        // declared size is a lie told to make the reader allocate; refuse it before allocating anything.
+        let mostInflatable = entry.compressedSize.multipliedReportingOverflow(by: ZipArchive.maximumDeflateRatio)
+        guard !mostInflatable.overflow, entry.uncompressedSize <= mostInflatable.partialValue + 64 else {
+            throw fail("declares \(entry.uncompressedSize) bytes from \(entry.compressedSize) compressed bytes; deflate "
+                       + "expands at most \(ZipArchive.maximumDeflateRatio):1")
+        }
         var stream = z_stream()
         guard inflateInit2_(&stream, -MAX_WBITS, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
             throw fail("zlib could not start")

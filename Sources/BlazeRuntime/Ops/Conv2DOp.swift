@@ -1,8 +1,12 @@
 import BlazeKernels
 import BlazeModelFormat
+import Foundation
 
-/// `conv2d`: dense convolution, 1×1 through one GEMM, k×k through im2col + GEMM; the GEMM is the
-/// packed hand-written one (weights packed here, once) or `cblas_sgemm`, as the session's options say.
+/// `conv2d`: with a packed tile (the default), up to 8 outputs through the pixel-major narrow kernel,
+/// wider ones through the packed GEMM (1×1 directly, k×k in place with im2col at borders), and 1×1
+/// convolutions with mostly-zero weights through the sparse kernel where it is measured faster
+/// (``SparseConvolution``); all of them give the same bits. With BLAS, `cblas_sgemm` after im2col.
+/// Weights are packed here, once.
 enum Conv2DOp: OpPlanner {
     static let kind = OpKind.conv2d
 
@@ -20,31 +24,111 @@ enum Conv2DOp: OpPlanner {
         let pixels = window.outputHeight * window.outputWidth
         var s = step
         s.tasks = b.taskCount(flops: 2 * pixels * outC * ws[1] * ws[2] * x.c, units: pixels)
-        if outC <= Step.directOutputChannelLimit, !window.isPointwise {
-            s.variant = .directFewOutputs
-        } else if let tile = b.gemmTile {
-            let packed = PackedGEMMWeights(weights: s.weights, bias: s.bias, outputs: outC, depth: ws[1] * ws[2] * x.c, tile: tile,
-                                           window: window.isPointwise ? nil : window, inChannels: x.c)
-            if window.isPointwise {
-                s.variant = .packed1x1(packed)
-            } else {
-                s.variant = .packedIm2col(packed)
-                s.pixelBlock = Conv2DKernel.im2colPixelBlock(window: window, inChannels: x.c, budgetFloats: 1 << 13)
-                s.scratch = ScratchBuffer(floats: Conv2DKernel.im2colWorkspaceFloats(window: window, inChannels: x.c,
-                                                                                    pixelBlock: s.pixelBlock) * s.tasks)
+        guard let tile = b.gemmTile else {
+            // BLAS: the direct few-output kernel, else im2col + sgemm (1×1: one sgemm).
+            if outC <= Step.directOutputChannelLimit, !window.isPointwise {
+                s.variant = .directFewOutputs
+            } else if !window.isPointwise {
+                s.variant = .im2colGEMM
+                s.pixelBlock = Conv2DKernel.im2colPixelBlock(window: window, inChannels: x.c)
+                let per = Conv2DKernel.im2colWorkspaceFloats(window: window, inChannels: x.c, pixelBlock: s.pixelBlock)
+                s.scratch = ScratchBuffer(floats: per * s.tasks)
             }
-        } else if !window.isPointwise {
-            s.variant = .im2colGEMM
-            s.pixelBlock = Conv2DKernel.im2colPixelBlock(window: window, inChannels: x.c)
-            let per = Conv2DKernel.im2colWorkspaceFloats(window: window, inChannels: x.c, pixelBlock: s.pixelBlock)
-            s.scratch = ScratchBuffer(floats: per * s.tasks)
+            return s
+        }
+        let wide = tile == .avx512x8x32
+        if window.isPointwise {
+            let count = outC * x.c
+            let zeros = UnsafeBufferPointer(start: s.weights, count: count).reduce(0) { $1 == 0 ? $0 + 1 : $0 }
+            switch b.sparseConvolution {
+            case .sparse: return sparseStep(s, wide: wide)
+            case .measured where Double(zeros) >= SparseConvolution.measuredMinimumZeroFraction * Double(count):
+                return faster(sparseStep(s, wide: wide), denseStep(s, tile: tile, wide: wide, inChannels: x.c))
+            default: break
+            }
+        }
+        return denseStep(s, tile: tile, wide: wide, inChannels: x.c)
+    }
+
+    /// The dense choice with a packed tile: the pixel-major narrow kernel for at most
+    /// ``Step/narrowOutputChannelLimit`` outputs, else the packed GEMM (1×1 directly, k×k through
+    /// in-place reads and im2col at borders).
+    static func denseStep(_ base: Step, tile: GEMMTile, wide: Bool, inChannels: Int) -> Step {
+        var s = base
+        let window = s.window, outC = s.outChannels
+        if outC <= Step.narrowOutputChannelLimit {
+            let packed = PixelConvWeights(weights: s.weights, bias: s.bias, outputs: outC, window: window, inChannels: inChannels,
+                                          layout: .narrow, wide: wide)
+            s.tasks = min(s.tasks, packed.isPointwise ? window.outputHeight * window.outputWidth : window.outputHeight)
+            s.variant = .narrow(packed)
+            s.scratch = ScratchBuffer(floats: packed.scratchFloats * s.tasks)
+            return s
+        }
+        let depth = window.kernelHeight * window.kernelWidth * inChannels
+        let packed = PackedGEMMWeights(weights: s.weights, bias: s.bias, outputs: outC, depth: depth, tile: tile,
+                                       window: window.isPointwise ? nil : window, inChannels: inChannels)
+        if window.isPointwise {
+            s.variant = .packed1x1(packed)
+        } else {
+            s.variant = .packedIm2col(packed)
+            s.pixelBlock = Conv2DKernel.im2colPixelBlock(window: window, inChannels: inChannels, budgetFloats: 1 << 13)
+            s.scratch = ScratchBuffer(floats: Conv2DKernel.im2colWorkspaceFloats(window: window, inChannels: inChannels,
+                                                                                pixelBlock: s.pixelBlock) * s.tasks)
         }
         return s
     }
 
+    /// The sparse kernel on a 1×1 convolution.
+    static func sparseStep(_ base: Step, wide: Bool) -> Step {
+        var s = base
+        let packed = PixelConvWeights(weights: s.weights, bias: s.bias, outputs: s.outChannels, window: s.window,
+                                      inChannels: s.inChannels, layout: .sparse, wide: wide)
+        s.variant = .sparse(packed)
+        s.scratch = ScratchBuffer(floats: packed.scratchFloats * s.tasks)
+        return s
+    }
+
+    /// Whichever of two 1×1 steps `a` and `b` runs the node faster on this machine: each timed alone
+    /// (one thread) on the node's channel counts over its first ``timingPixels`` pixels (a slice
+    /// keeps planning quick; both kernels cost the same per pixel throughout), on a scratch input of
+    /// small values, in alternation, best of three runs after a warm-up. The two give identical
+    /// outputs, so the choice may differ between sessions and machines without changing results.
+    static func faster(_ a: Step, _ b: Step) -> Step {
+        let pixels = min(a.window.outputHeight * a.window.outputWidth, timingPixels)
+        let input = UnsafeMutablePointer<Float>.allocate(capacity: pixels * a.inChannels)
+        let output = UnsafeMutablePointer<Float>.allocate(capacity: pixels * a.outChannels)
+        defer { input.deallocate(); output.deallocate() }
+        var state: UInt32 = 0x2545_F491
+        for i in 0..<(pixels * a.inChannels) {
+            state ^= state << 13; state ^= state >> 17; state ^= state << 5
+            input[i] = Float(state >> 8) / 16_777_216 - 0.5
+        }
+        output.initialize(repeating: 0, count: pixels * a.outChannels)
+        let trial = [a, b].map { step -> Step in
+            var t = step
+            t.input = UnsafePointer(input)
+            t.output = output
+            return t
+        }
+        var best = [UInt64.max, UInt64.max]
+        for round in 0..<4 {
+            for (i, t) in trial.enumerated() {
+                let t0 = DispatchTime.now().uptimeNanoseconds
+                t.runPointwise(pixels: 0..<pixels, task: 0)
+                let elapsed = DispatchTime.now().uptimeNanoseconds - t0
+                if round > 0 { best[i] = min(best[i], elapsed) }   // round 0 warms caches and code
+            }
+        }
+        return best[0] <= best[1] ? a : b
+    }
+
+    /// Pixels of a node that ``faster(_:_:)`` times.
+    static let timingPixels = 2048
+
     struct Step: ExecutionStep {
-        let input: UnsafePointer<Float>, weights: UnsafePointer<Float>, bias: UnsafePointer<Float>
-        let output: UnsafeMutablePointer<Float>
+        var input: UnsafePointer<Float>
+        let weights: UnsafePointer<Float>, bias: UnsafePointer<Float>
+        var output: UnsafeMutablePointer<Float>
         let window: SpatialWindow
         let inChannels: Int, outChannels: Int
         let clamp: ClampBounds
@@ -52,49 +136,87 @@ enum Conv2DOp: OpPlanner {
         var tasks: Int, pixelBlock: Int
         var scratch: ScratchBuffer?
 
-        enum Variant { case gemm1x1, im2colGEMM, directFewOutputs, packed1x1(PackedGEMMWeights), packedIm2col(PackedGEMMWeights) }
+        enum Variant {
+            case gemm1x1, im2colGEMM, directFewOutputs, packed1x1(PackedGEMMWeights), packedIm2col(PackedGEMMWeights)
+            case narrow(PixelConvWeights), sparse(PixelConvWeights)
+        }
 
-        /// Up to this many output channels a k×k conv runs direct instead of im2col + GEMM
+        /// With BLAS, up to this many output channels a k×k conv runs direct instead of im2col + GEMM
         /// (pose_landmark's 3×3, 8→1 mask head: 2.9 ms via im2col, see Benchmarks/RESULTS.md).
         static let directOutputChannelLimit = 4
+        /// With a packed tile, up to this many output channels run through the pixel-major
+        /// ``NarrowConv2DKernel`` instead of a GEMM whose 16- or 32-wide tile they would mostly leave empty.
+        static let narrowOutputChannelLimit = 8
+
+        var kernelName: String {
+            switch variant {
+            case .gemm1x1: return "blas-1x1"
+            case .im2colGEMM: return "blas-im2col"
+            case .directFewOutputs: return "direct-few-outputs"
+            case .packed1x1(let w): return "gemm-\(w.tile.rawValue)"
+            case .packedIm2col(let w): return "gemm-im2col-\(w.tile.rawValue)"
+            case .narrow(let w): return "narrow-\(w.lanes)px"
+            case .sparse(let w): return "sparse-\(w.lanes)px"
+            }
+        }
 
         func run(pool: WorkerPool) {
+            if tasks == 1 { return runTask(0) }
+            pool.parallelFor(tasks) { t in runTask(t) }
+        }
+
+        /// Pixels `range` of a 1×1 step (`packed1x1`, pointwise `narrow` or `sparse`), with task `task`'s scratch.
+        func runPointwise(pixels range: Range<Int>, task: Int) {
+            switch variant {
+            case .packed1x1(let packed):
+                Conv2DKernel.packed1x1(input: input, weights: packed, output: output, pixels: range, clamp: clamp)
+            case .narrow(let packed) where packed.isPointwise:
+                NarrowConv2DKernel.run(input: input, weights: packed, output: output, rows: range, clamp: clamp,
+                                       scratch: scratch!.pointer + task * packed.scratchFloats)
+            case .sparse(let packed):
+                SparseConv1x1Kernel.run(input: input, weights: packed, output: output, pixels: range, clamp: clamp,
+                                        scratch: scratch!.pointer + task * packed.scratchFloats)
+            default:
+                preconditionFailure("Conv2DOp: \(kernelName) is not a 1×1 kernel")
+            }
+        }
+
+        /// Task `t` of `tasks`: its share of the output pixels (rows for the narrow k×k kernel).
+        func runTask(_ t: Int) {
             let pixels = window.outputHeight * window.outputWidth
             switch variant {
             case .directFewOutputs:
-                pool.parallelFor(tasks) { t in
-                    Conv2DKernel.directFewOutputs(input: input, weights: weights, bias: bias, output: output, window: window,
-                                                  inChannels: inChannels, outChannels: outChannels, clamp: clamp,
-                                                  pixels: partition(pixels, tasks, t))
-                }
+                Conv2DKernel.directFewOutputs(input: input, weights: weights, bias: bias, output: output, window: window,
+                                              inChannels: inChannels, outChannels: outChannels, clamp: clamp,
+                                              pixels: partition(pixels, tasks, t))
             case .im2colGEMM:
-                let scratch = scratch!
                 let per = Conv2DKernel.im2colWorkspaceFloats(window: window, inChannels: inChannels, pixelBlock: pixelBlock)
-                pool.parallelFor(tasks) { t in
-                    Conv2DKernel.im2colGEMM(input: input, weights: weights, bias: bias, output: output, window: window,
-                                            inChannels: inChannels, outChannels: outChannels, clamp: clamp,
-                                            pixels: partition(pixels, tasks, t), pixelBlock: pixelBlock,
-                                            workspace: scratch.pointer + t * per)
-                }
+                Conv2DKernel.im2colGEMM(input: input, weights: weights, bias: bias, output: output, window: window,
+                                        inChannels: inChannels, outChannels: outChannels, clamp: clamp,
+                                        pixels: partition(pixels, tasks, t), pixelBlock: pixelBlock,
+                                        workspace: scratch!.pointer + t * per)
             case .packed1x1(let packed):
-                pool.parallelFor(tasks) { t in
-                    Conv2DKernel.packed1x1(input: input, weights: packed, output: output, pixels: partition(pixels, tasks, t),
-                                           clamp: clamp)
-                }
+                Conv2DKernel.packed1x1(input: input, weights: packed, output: output, pixels: partition(pixels, tasks, t),
+                                       clamp: clamp)
             case .packedIm2col(let packed):
-                let scratch = scratch!
                 let per = Conv2DKernel.im2colWorkspaceFloats(window: window, inChannels: inChannels, pixelBlock: pixelBlock)
-                pool.parallelFor(tasks) { t in
-                    Conv2DKernel.im2colPacked(input: input, weights: packed, output: output, window: window,
-                                              inChannels: inChannels, clamp: clamp, pixels: partition(pixels, tasks, t),
-                                              pixelBlock: pixelBlock, workspace: scratch.pointer + t * per)
-                }
+                Conv2DKernel.im2colPacked(input: input, weights: packed, output: output, window: window,
+                                          inChannels: inChannels, clamp: clamp, pixels: partition(pixels, tasks, t),
+                                          pixelBlock: pixelBlock, workspace: scratch!.pointer + t * per)
+            case .narrow(let packed) where packed.isPointwise:
+                NarrowConv2DKernel.run(input: input, weights: packed, output: output, rows: partition(pixels, tasks, t),
+                                       clamp: clamp, scratch: scratch!.pointer + t * packed.scratchFloats)
+            case .narrow(let packed):
+                let units = window.outputHeight
+                NarrowConv2DKernel.run(input: input, weights: packed, output: output, rows: partition(units, tasks, t),
+                                       clamp: clamp, scratch: scratch!.pointer + t * packed.scratchFloats)
+            case .sparse(let packed):
+                SparseConv1x1Kernel.run(input: input, weights: packed, output: output, pixels: partition(pixels, tasks, t),
+                                        clamp: clamp, scratch: scratch!.pointer + t * packed.scratchFloats)
             case .gemm1x1:
-                pool.parallelFor(tasks) { t in
-                    Conv2DKernel.gemm1x1(input: input, weights: weights, bias: bias, output: output,
-                                         pixels: partition(pixels, tasks, t), inChannels: inChannels,
-                                         outChannels: outChannels, clamp: clamp)
-                }
+                Conv2DKernel.gemm1x1(input: input, weights: weights, bias: bias, output: output,
+                                     pixels: partition(pixels, tasks, t), inChannels: inChannels,
+                                     outChannels: outChannels, clamp: clamp)
             }
         }
     }

@@ -1,0 +1,88 @@
+import BlazeKernels
+import BlazeKit
+import BlazeModelFormat
+@testable import BlazeRuntime
+import Testing
+
+/// Issue #13's item 6: the convolution paths a session may choose — the AVX2 6×16 and AVX-512 8×32
+/// GEMM tiles, the narrow pixel-major kernel at 8 or 16 pixels, sparse or dense 1×1 — and the thread
+/// count change speed only, never a bit of any model output.
+@Suite struct ConvolutionPathTests {
+    static let tiles = GEMMTile.allCases.filter(\.isSupported)
+
+    /// The model's input range filled from a fixed xorshift sequence.
+    func randomInput(_ file: ModelFile) -> [Float] {
+        let shape = file.metadata.input.shape, range = file.metadata.input.valueRange
+        var x: UInt32 = 0x1234_5678
+        return (0..<shape.reduce(1, *)).map { _ in
+            x ^= x << 13; x ^= x >> 17; x ^= x << 5
+            return range[0] + (range[1] - range[0]) * Float(x >> 8) / 16_777_216
+        }
+    }
+
+    @Test(arguments: BuiltinModel.allCases)
+    func everyConvolutionPathGivesTheSameBits(model: BuiltinModel) throws {
+        try #require(!Self.tiles.isEmpty, "this build has no packed tile (BLAZEKIT_PORTABLE on a CPU without AVX-512)")
+        let file = try model.load()
+        // The paths may differ in the sign of an exact-zero sum when a bias is −0 (see the note atop
+        // BlazeKernels' PixelMajorConv.swift); these models have no such bias.
+        for node in file.graph.nodes where node.op == .conv2d {
+            let bias = try #require(file.constantData(ofValue: node.inputs[2]), "\(node.name): bias not constant")
+            #expect(!bias.contains { $0 == 0 && $0.sign == .minus }, "\(model.rawValue) \(node.name): a bias of −0")
+        }
+        let input = randomInput(file)
+        var options: [(String, RuntimeOptions)] = [("automatic", RuntimeOptions(selectBLASKernels: false))]
+        for tile in Self.tiles {
+            for sparse in [SparseConvolution.dense, .sparse, .measured] {
+                for threads in [1, 2, 3] {
+                    options.append(("\(tile.rawValue) \(sparse) \(threads) threads",
+                                    RuntimeOptions(threadCount: threads, selectBLASKernels: false, convolutionGEMM: .packed(tile),
+                                                   sparseConvolution: sparse)))
+                }
+            }
+        }
+        var reference: [[Float]]?
+        for (name, o) in options {
+            let outputs = try InferenceSession(model: file, options: o).run(input)
+            #expect(outputs.allSatisfy { $0.allSatisfy(\.isFinite) }, "\(model.rawValue) \(name): non-finite output")
+            guard let want = reference else { reference = outputs; continue }
+            for (k, (got, exp)) in zip(outputs, want).enumerated() {
+                let bad = got.indices.filter { got[$0].bitPattern != exp[$0].bitPattern }
+                if let first = bad.first {
+                    Issue.record("\(model.rawValue) output \(k), \(name) vs automatic: \(bad.count) of \(got.count) differ, first at \(first): \(got[first]) vs \(exp[first])")
+                }
+            }
+        }
+    }
+
+    /// `.sparse` sends every 1×1 convolution through the sparse kernel and `.dense` none; the
+    /// narrow kernel takes the k×k ones with at most 8 outputs; `.measured` tries only nodes with
+    /// enough zero weights.
+    @Test func theOptionsSelectTheKernels() throws {
+        let tile = try #require(Self.tiles.first)
+        let lanes = tile == .avx512x8x32 ? 16 : 8
+        let file = try BuiltinModel.poseLandmarkFull.load()
+        let g = file.graph
+        func kernels(_ sparse: SparseConvolution) throws -> [String: String] {
+            let s = try InferenceSession(model: file, options: RuntimeOptions(selectBLASKernels: false, convolutionGEMM: .packed(tile),
+                                                                                sparseConvolution: sparse))
+            return Dictionary(uniqueKeysWithValues: s.kernelNames.filter { $0.op == .conv2d }.map { ($0.name, $0.kernel) })
+        }
+        let dense = try kernels(.dense), sparse = try kernels(.sparse), measured = try kernels(.measured)
+        var pointwise = 0
+        for node in g.nodes where node.op == .conv2d {
+            let w = g.values[node.inputs[1]].shape
+            let isPointwise = w[1] == 1 && w[2] == 1 && (try? node.ints("strides", count: 2, nodeIndex: 0)) == [1, 1]
+            if isPointwise { pointwise += 1 }
+            #expect(sparse[node.name] == (isPointwise ? "sparse-\(lanes)px" : dense[node.name]), "\(node.name)")
+            #expect(dense[node.name] != "sparse-\(lanes)px", "\(node.name)")
+            if !isPointwise, w[0] <= 8 { #expect(dense[node.name] == "narrow-\(lanes)px", "\(node.name) \(w)") }
+            if measured[node.name] == "sparse-\(lanes)px" {
+                let count = w.reduce(1, *)
+                let zeros = file.constantData(ofValue: node.inputs[1])!.filter { $0 == 0 }.count
+                #expect(Double(zeros) >= SparseConvolution.measuredMinimumZeroFraction * Double(count), "\(node.name)")
+            }
+        }
+        #expect(pointwise > 10)
+    }
+}
