@@ -22,7 +22,7 @@ public enum DepthwiseConv2DKernel {
     /// multiply-add per in-bounds tap in kernel order (row by row, left to right), then the clamp —
     /// so every path, block width and thread split gives the same bits.
     ///
-    /// Output pixels run in blocks of eight (``DepthwiseRun8``) per block of eight channels, in
+    /// Output pixels run in blocks of eight (`DepthwiseRun8`) per block of eight channels, in
     /// chunks of pixels so a chunk's input stays in L1 while its channel blocks pass over it. With
     /// `wide` (only where `CPUFeatures.hasAVX512`) the channel blocks are sixteen wide
     /// (`DepthwiseTile16`), the last eight channels taking the 8-wide path. 3×3 and 5×5 kernels at
