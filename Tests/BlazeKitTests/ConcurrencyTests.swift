@@ -224,7 +224,8 @@ private final class Holder<T: AnyObject>: @unchecked Sendable {
     /// flight, one waiting): the release returns once the frame in flight is done (no inference outlives
     /// the landmarker), the waiting frame is dropped, and no callback begins after the release returned —
     /// the callbacks hold the landmarker weakly and it is gone. Four timings (0–9 ms into the frame), pose
-    /// and hand. Released at once (round 0), the frame in flight gets no callback.
+    /// and hand. (Whether frame 1 finishes before the release starts depends on the scheduler, so its
+    /// callback may or may not come; if it comes, it comes before the release returns.)
     @Test(arguments: ["pose", "hand"])
     func liveStreamReleasedFromAnotherThreadWhileProcessing(_ task: String) throws {
         let image = try photo(task == "pose" ? "pose/mpii_052475643.png" : "hand/onehand10k_1402.png")
@@ -268,7 +269,6 @@ private final class Holder<T: AnyObject>: @unchecked Sendable {
             let s = recorder.snapshot
             #expect(s.afterRelease == 0 && s.failures == 0, "round \(round): \(s)")
             #expect(s.timestamps.first == 0 && zip(s.timestamps, s.timestamps.dropFirst()).allSatisfy { $0 < $1 }, "round \(round): \(s)")
-            if round == 0 { #expect(s.timestamps == [0], "released during frame 1: \(s.timestamps)") }
         }
     }
 
