@@ -189,8 +189,11 @@ enum PixelMajorConv {
     /// 1×1 over flat chunks of pixels: each chunk's input `[B, C]` transposed to `[C, B]`, one tile
     /// call per group and block of it, the `[N, B]` results transposed back into the NHWC output.
     static func pointwise(input: UnsafePointer<Float>, weights w: PixelConvWeights, output: UnsafeMutablePointer<Float>,
-                          pixels: Range<Int>, clamp: ClampBounds, scratch: UnsafeMutablePointer<Float>) {
+                          pixels: Range<Int>, groups: Range<Int>? = nil, clamp: ClampBounds, scratch: UnsafeMutablePointer<Float>) {
         let c = w.inChannels, n = w.outputs, block = w.blockPixels, chunk = w.paddedWidth
+        let groups = groups ?? 0..<w.groupCount
+        let firstOutput = groups.lowerBound * w.groupWidth, endOutput = min(n, groups.upperBound * w.groupWidth)
+        guard firstOutput < endOutput else { return }
         let planar = scratch, tile = scratch + c * chunk
         withUnsafeTemporaryAllocation(of: Float.self, capacity: 2) { bounds in
             bounds[0] = clamp.min
@@ -206,13 +209,14 @@ enum PixelMajorConv {
                     }
                     for k in 0..<blocks {
                         bases[0] = UnsafeRawPointer(planar + k * block)
-                        for g in 0..<w.groupCount {
+                        for g in groups {
                             w.runTile(group: g, rows: 0..<1, bases: UnsafePointer(bases.baseAddress!),
                                       tile: tile + g * w.groupWidth * chunk + k * block, ldt: chunk,
                                       bounds: UnsafePointer(bounds.baseAddress!))
                         }
                     }
-                    transpose(tile, lds: chunk, rows: n, columns: count, into: output + p0 * n, ldd: n)
+                    transpose(tile + firstOutput * chunk, lds: chunk, rows: endOutput - firstOutput, columns: count,
+                              into: output + p0 * n + firstOutput, ldd: n)
                     p0 += count
                 }
             }

@@ -11,11 +11,14 @@
 /// sparse or dense per node by speed alone.
 public enum SparseConv1x1Kernel {
     /// Pixels `pixels` (flattened `y·W + x`) of a 1×1, stride-1, unpadded convolution packed with
-    /// the `.sparse` layout. `scratch` holds `weights.scratchFloats` floats, private to the call.
+    /// the `.sparse` layout; only output channels `outputs` (all by default), so threads can share a
+    /// small map by output channel. `scratch` holds `weights.scratchFloats` floats, private to the call.
     public static func run(input: UnsafePointer<Float>, weights: PixelConvWeights, output: UnsafeMutablePointer<Float>,
-                           pixels: Range<Int>, clamp: ClampBounds, scratch: UnsafeMutablePointer<Float>) {
+                           pixels: Range<Int>, outputs: Range<Int>? = nil, clamp: ClampBounds, scratch: UnsafeMutablePointer<Float>) {
         precondition(weights.isPointwise, "SparseConv1x1Kernel: weights packed for \(weights.window), expected a 1×1 window")
-        PixelMajorConv.pointwise(input: input, weights: weights, output: output, pixels: pixels, clamp: clamp, scratch: scratch)
+        precondition(weights.groupWidth == 1, "SparseConv1x1Kernel: weights packed with \(weights.groupWidth) outputs a group, expected 1")
+        PixelMajorConv.pointwise(input: input, weights: weights, output: output, pixels: pixels, groups: outputs, clamp: clamp,
+                                 scratch: scratch)
     }
 
     /// The plain twin: for each pixel and output channel the bias, then one fused multiply-add for

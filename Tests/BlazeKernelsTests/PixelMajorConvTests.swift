@@ -170,6 +170,15 @@ func sharedArithmeticPaths(_ c: ConvCase, input: [Float], weights: [Float], bias
                             SparseConv1x1Kernel.run(input: input, weights: packed, output: &out, pixels: r, clamp: clamp, scratch: &scratch)
                         }
                         expectBitIdentical(out, twin, "\(what) \(wide ? 16 : 8)-pixel")
+                        // Shared by output channel (small maps on several threads): every pixel, a third of
+                        // the outputs a call, in awkward thirds.
+                        var byOutput = [Float](repeating: .nan, count: s.pixels * s.cout)
+                        for part in 0..<3 {
+                            SparseConv1x1Kernel.run(input: input, weights: packed, output: &byOutput, pixels: 0..<s.pixels,
+                                                    outputs: (s.cout * part / 3)..<(s.cout * (part + 1) / 3), clamp: clamp,
+                                                    scratch: &scratch)
+                        }
+                        expectBitIdentical(byOutput, twin, "\(what) \(wide ? 16 : 8)-pixel, split by output")
                     }
                     for (name, out) in sharedArithmeticPaths(c, input: input, weights: w, bias: bias, clamp: clamp) {
                         expectBitIdentical(out, twin, "\(what) vs \(name)")

@@ -78,11 +78,18 @@ enum Conv2DOp: OpPlanner {
         return s
     }
 
-    /// The sparse kernel on a 1×1 convolution.
+    /// The sparse kernel on a 1×1 convolution. A map of fewer pixels than two vector blocks per task is
+    /// split between the tasks by output channel instead of by pixel (pose_detection's 7×7 maps: 49
+    /// pixels in two 16-pixel-vector tasks left each with a partial block).
     static func sparseStep(_ base: Step, wide: Bool) -> Step {
         var s = base
         let packed = PixelConvWeights(weights: s.weights, bias: s.bias, outputs: s.outChannels, window: s.window,
                                       inChannels: s.inChannels, layout: .sparse, wide: wide)
+        let pixels = s.window.outputHeight * s.window.outputWidth
+        if s.tasks > 1, pixels < 2 * packed.blockPixels * s.tasks {
+            s.splitsOutputs = true
+            s.tasks = min(s.tasks, s.outChannels)
+        }
         s.variant = .sparse(packed)
         s.scratch = ScratchBuffer(floats: packed.scratchFloats * s.tasks)
         return s
@@ -135,6 +142,9 @@ enum Conv2DOp: OpPlanner {
         var variant: Variant
         var tasks: Int, pixelBlock: Int
         var scratch: ScratchBuffer?
+        /// Tasks share the output channels, each over every pixel (the sparse kernel on small maps),
+        /// instead of sharing the pixels.
+        var splitsOutputs = false
 
         enum Variant {
             case gemm1x1, im2colGEMM, directFewOutputs, packed1x1(PackedGEMMWeights), packedIm2col(PackedGEMMWeights)
@@ -210,6 +220,10 @@ enum Conv2DOp: OpPlanner {
                 let units = window.outputHeight
                 NarrowConv2DKernel.run(input: input, weights: packed, output: output, rows: partition(units, tasks, t),
                                        clamp: clamp, scratch: scratch!.pointer + t * packed.scratchFloats)
+            case .sparse(let packed) where splitsOutputs:
+                SparseConv1x1Kernel.run(input: input, weights: packed, output: output, pixels: 0..<pixels,
+                                        outputs: partition(outChannels, tasks, t), clamp: clamp,
+                                        scratch: scratch!.pointer + t * packed.scratchFloats)
             case .sparse(let packed):
                 SparseConv1x1Kernel.run(input: input, weights: packed, output: output, pixels: partition(pixels, tasks, t),
                                         clamp: clamp, scratch: scratch!.pointer + t * packed.scratchFloats)
