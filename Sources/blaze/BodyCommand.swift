@@ -11,7 +11,8 @@ struct BodyCommand: ParsableCommand {
         discussion: """
             Each line: {"image":NAME,"width":W,"height":H,"observations":[{"joints":{"nose":[x,y,confidence],…19}}]}: \
             VNDetectHumanBodyPoseRequest's 19 joints (neck and root are the shoulders' and hips' midpoints), x and y \
-            normalized with y measured from the bottom, as Vision reports them. A photo that cannot be read gives \
+            normalized with y measured from the bottom, as Vision reports them; confidence is 0 for a joint Vision \
+            would not report (BlazePose visibility or presence below 0.5, or outside the image). A photo that cannot be read gives \
             {"image":NAME,"error":MESSAGE}; the others still run and the exit status is 1.
             """)
 
