@@ -91,19 +91,6 @@ struct ExactDepthwiseCase: CustomStringConvertible, Sendable {
 @Suite struct DepthwiseKernelTests {
     static let clamps: [ClampBounds] = [.none, ClampBounds(min: 0, max: 6), ClampBounds(min: -0.25, max: 0.5)]
 
-    /// Same bits, NaN matching any NaN (payloads are not part of the contract).
-    func expectSameBits(_ got: [Float], _ expected: [Float], _ what: String, sourceLocation: SourceLocation = #_sourceLocation) {
-        #expect(got.count == expected.count, "\(what): count \(got.count) vs \(expected.count)", sourceLocation: sourceLocation)
-        guard got.count == expected.count else { return }
-        let bad = got.indices.first { i in
-            !(got[i].bitPattern == expected[i].bitPattern || (got[i].isNaN && expected[i].isNaN))
-        }
-        if let i = bad {
-            let d = got.indices.filter { !(got[$0].bitPattern == expected[$0].bitPattern || (got[$0].isNaN && expected[$0].isNaN)) }.count
-            Issue.record("\(what): \(d) elements differ, first at \(i): \(got[i]) vs \(expected[i])", sourceLocation: sourceLocation)
-        }
-    }
-
     /// Runs `direct` over the output rows split into `parts` contiguous ranges, as `parts` threads would.
     func direct(_ input: [Float], _ weights: [Float], _ bias: [Float], _ win: SpatialWindow, _ c: Int, _ clamp: ClampBounds,
                 wide: Bool, parts: Int) -> [Float] {
@@ -128,7 +115,7 @@ struct ExactDepthwiseCase: CustomStringConvertible, Sendable {
             for wide in CPUFeatures.hasAVX512 ? [false, true] : [false] {
                 for parts in [1, 2, 3, win.outputHeight] {
                     let got = direct(input, weights, bias, win, c.c, clamp, wide: wide, parts: parts)
-                    expectSameBits(got, expected, "\(c) \(clamp) wide \(wide) rows in \(parts) parts")
+                    expectBitIdentical(got, expected, "\(c) \(clamp) wide \(wide) rows in \(parts) parts", nanMatchesAnyNaN: true)
                 }
             }
         }
@@ -158,7 +145,7 @@ struct ExactDepthwiseCase: CustomStringConvertible, Sendable {
             for wide in CPUFeatures.hasAVX512 ? [false, true] : [false] {
                 for parts in [1, 3] {
                     let got = direct(input, weights, bias, win, c.c, clamp, wide: wide, parts: parts)
-                    expectSameBits(got, expected, "special values \(c) \(clamp) wide \(wide) parts \(parts)")
+                    expectBitIdentical(got, expected, "special values \(c) \(clamp) wide \(wide) parts \(parts)", nanMatchesAnyNaN: true)
                 }
             }
         }

@@ -1,17 +1,6 @@
 import BlazeKernels
 import Testing
 
-/// Fails at the first element whose bits differ (so −0 vs +0 and NaN payloads count).
-func expectBitIdentical(_ a: [Float], _ b: [Float], _ what: String, sourceLocation: SourceLocation = #_sourceLocation) {
-    #expect(a.count == b.count, "\(what): count \(a.count) vs \(b.count)", sourceLocation: sourceLocation)
-    guard a.count == b.count else { return }
-    let bad = a.indices.filter { a[$0].bitPattern != b[$0].bitPattern }
-    if let first = bad.first {
-        Issue.record("\(what): \(bad.count) of \(a.count) differ, first at \(first): \(a[first]) vs \(b[first])",
-                     sourceLocation: sourceLocation)
-    }
-}
-
 /// The pixel widths this CPU runs: 8 (AVX2) always, 16 (AVX-512) where the CPU has it.
 let pixelWidths: [Bool] = CPUFeatures.hasAVX512 ? [false, true] : [false]
 

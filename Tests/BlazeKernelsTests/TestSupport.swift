@@ -31,3 +31,16 @@ func expectClose(_ a: [Float], _ b: [Float], rtol: Float = 1e-5, atol: Float = 1
     #expect(firstBad < 0, "\(what): first mismatch at \(firstBad), max |Δ| = \(maxErr) at \(worst) (\(a[worst]) vs \(b[worst]))",
             sourceLocation: sourceLocation)
 }
+
+/// Records an issue when any element's bits differ (so −0 vs +0 counts), naming how many and the first.
+/// NaN payloads count too unless `nanMatchesAnyNaN` (where the contract says only "NaN").
+func expectBitIdentical(_ a: [Float], _ b: [Float], _ what: String, nanMatchesAnyNaN: Bool = false,
+                        sourceLocation: SourceLocation = #_sourceLocation) {
+    #expect(a.count == b.count, "\(what): count \(a.count) vs \(b.count)", sourceLocation: sourceLocation)
+    guard a.count == b.count else { return }
+    let bad = a.indices.filter { a[$0].bitPattern != b[$0].bitPattern && !(nanMatchesAnyNaN && a[$0].isNaN && b[$0].isNaN) }
+    if let first = bad.first {
+        Issue.record("\(what): \(bad.count) of \(a.count) differ, first at \(first): \(a[first]) vs \(b[first])",
+                     sourceLocation: sourceLocation)
+    }
+}
