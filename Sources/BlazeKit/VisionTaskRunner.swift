@@ -141,7 +141,6 @@ final class VisionTaskRunner<Pipeline: LandmarkPipeline>: TaskRunning, @unchecke
 /// naming its pipeline.
 protocol TaskRunning<Output>: AnyObject, Sendable {
     associatedtype Output: Sendable
-    var runningMode: RunningMode { get }
     func detect(image: Image) throws -> Output
     func detect(videoFrame image: Image, timestampInMilliseconds: Int) throws -> Output
     func detectAsync(image: Image, timestampInMilliseconds: Int) throws
@@ -195,7 +194,7 @@ public class LandmarkerTask<Options: TaskOptions, Result: Sendable>: @unchecked 
         }
         createdWith = options
         self.runner = runner
-        runner.startLiveStream(label: "BlazeKit.\(Options.self)", task: self) { task, result, timestamp, error in
+        runner.startLiveStream(label: "BlazeKit.\(type(of: self))", task: self) { task, result, timestamp, error in
             guard let task = task as? LandmarkerTask else { return }
             Self.deliver(result, from: task, to: task.createdWith, timestampInMilliseconds: timestamp, error: error)
         }
