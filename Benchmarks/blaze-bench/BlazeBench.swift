@@ -34,6 +34,8 @@ struct ModelsBenchmark: ParsableCommand {
     var isa = "automatic"
     @Option(help: "Sparse 1×1 convolutions: measured, dense or sparse.") var sparse = "measured"
     @Flag(help: "With --per-layer, print every node's kernel and rate instead of the slowest few.") var allNodes = false
+    @Flag(help: "Run add and PReLU nodes as passes of their own, not inside the convolution before them (same outputs).")
+    var unfused = false
 
     var sparseConvolution: SparseConvolution? {
         switch sparse {
@@ -89,7 +91,8 @@ struct ModelsBenchmark: ParsableCommand {
             let file = try modelsDir.map { try ModelFile(path: URL(fileURLWithPath: $0).appendingPathComponent(m.fileName).path) }
                 ?? m.load()
             let session = try InferenceSession(model: file, options: RuntimeOptions(threadCount: threads, convolutionGEMM: convolutionGEMM!,
-                                                                                       sparseConvolution: sparseConvolution!))
+                                                                                       sparseConvolution: sparseConvolution!,
+                                                                                       fusesEpilogues: !unfused))
             let range = file.metadata.input.valueRange
             var state: UInt32 = 0x9E37_79B9
             for i in session.input.indices {

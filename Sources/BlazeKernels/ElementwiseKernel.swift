@@ -27,7 +27,7 @@ public enum ElementwiseKernel {
             }
         }
         while i < range.upperBound {
-            out[i] = clamp.apply(a[i] + b[i])
+            out[i] = clamp == .none ? a[i] + b[i] : clampLane(a[i] + b[i], clamp.min, clamp.max)
             i += 1
         }
     }

@@ -136,13 +136,18 @@ public final class PackedGEMMWeights: @unchecked Sendable {
 /// add and the activation clamp done in registers. The hand-written alternative to `cblas_sgemm`
 /// for the convolutions (`blaze-bench kernels` compares the two on the Blaze shapes).
 public enum PackedGEMM {
-    /// Rows `rows` of `A` (row `m` at `a + m·lda`) into rows `rows` of `C` (row `m` at `c + m·ldc`).
+    /// Rows `rows` of `A` (row `m` at `a + m·lda`) into rows `rows` of `C` (row `m` at `c + m·ldc`), for the
+    /// output columns of `panels` (panel `p` is columns `p·tile.columns ..< (p+1)·tile.columns`; nil: all of them).
+    /// Each output element is computed the same way whichever rows and panels a call covers.
     ///
     /// With `imageOffsets`, element `k` of row `m` is read at `a + m·lda + offset(k)` (the weights'
     /// input offsets; `a` then points at the first tap of row 0's window, `lda` = stride·C).
     public static func run(a: UnsafePointer<Float>, lda: Int, rows: Range<Int>, weights: PackedGEMMWeights,
-                           c: UnsafeMutablePointer<Float>, ldc: Int, clamp: ClampBounds, imageOffsets: Bool = false) {
+                           c: UnsafeMutablePointer<Float>, ldc: Int, clamp: ClampBounds, imageOffsets: Bool = false,
+                           panels: Range<Int>? = nil) {
         precondition(!imageOffsets || weights.inputOffsets != nil, "weights packed without a window")
+        let panels = panels ?? 0..<weights.panelCount
+        precondition(panels.lowerBound >= 0 && panels.upperBound <= weights.panelCount, "panels out of range")
         let tile = weights.tile
         let tileRows = tile.rows, width = tile.columns
         // A block of rows is reused from L1 across every panel.
@@ -154,7 +159,7 @@ public enum PackedGEMM {
             var start = rows.lowerBound
             while start < rows.upperBound {
                 let end = min(rows.upperBound, start + block)
-                for p in 0..<weights.panelCount {
+                for p in panels {
                     let first = weights.panelStart[p], live = weights.panelStart[p + 1] - first
                     let panel = weights.values + first * width
                     let idx = (imageOffsets ? weights.inputOffsets! : weights.indices) + first

@@ -8,6 +8,13 @@ func clampLanes(_ v: SIMD8<Float>, _ lo: SIMD8<Float>, _ hi: SIMD8<Float>) -> SI
     return r.replacing(with: hi, where: r .> hi)
 }
 
+/// ``clampLanes(_:_:_:)`` on one value, with the same answers (`-0` stays `-0` at a bound of 0).
+@inline(__always)
+func clampLane(_ v: Float, _ lo: Float, _ hi: Float) -> Float {
+    let r = v < lo ? lo : v
+    return r > hi ? hi : r
+}
+
 @inline(__always)
 func maxLanes(_ a: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> {
     a.replacing(with: b, where: b .> a)

@@ -28,6 +28,8 @@ struct NodeBinding {
     let gemmTile: GEMMTile?
     /// Which 1×1 convolutions go sparse.
     var sparseConvolution: SparseConvolution = .measured
+    /// The add and PReLU a convolution absorbs (``EpilogueFusion``); nil for every other node.
+    var epilogue: ConvolutionEpilogue? = nil
 
     func error(_ reason: String) -> RuntimeError {
         .invalidNode(index: index, op: node.op.rawValue, name: node.name, reason: reason)
@@ -99,3 +101,4 @@ struct NodeBinding {
 func partition(_ count: Int, _ tasks: Int, _ task: Int) -> Range<Int> {
     (count * task / tasks)..<(count * (task + 1) / tasks)
 }
+

@@ -22,14 +22,20 @@ public struct RuntimeOptions: Sendable, Equatable {
     /// Which 1×1 convolutions run through the sparse kernel instead of the GEMM (with a packed
     /// ``ConvolutionGEMM`` tile only). Either way the outputs are the same bits; this only changes speed.
     public var sparseConvolution: SparseConvolution
+    /// Run the `add` (residual) and `prelu` nodes that follow a convolution inside it, on each block of
+    /// outputs as the convolution writes it, instead of as passes of their own. The outputs are the
+    /// same bits either way; `false` is for measuring and testing that.
+    public var fusesEpilogues: Bool
 
     public init(threadCount: Int = 1, selectBLASKernels: Bool = true, computedOutputs: Set<Int>? = nil,
-                convolutionGEMM: ConvolutionGEMM = .automatic, sparseConvolution: SparseConvolution = .measured) {
+                convolutionGEMM: ConvolutionGEMM = .automatic, sparseConvolution: SparseConvolution = .measured,
+                fusesEpilogues: Bool = true) {
         self.threadCount = threadCount
         self.selectBLASKernels = selectBLASKernels
         self.computedOutputs = computedOutputs
         self.convolutionGEMM = convolutionGEMM
         self.sparseConvolution = sparseConvolution
+        self.fusesEpilogues = fusesEpilogues
     }
 
     func validate() throws {
@@ -141,15 +147,25 @@ public final class InferenceSession: @unchecked Sendable {
             for i in g.nodes[n].inputs { neededValue[i] = true }
         }
 
+        // The steps: needed nodes in graph order, a convolution with the add and PReLU it absorbs
+        // reading the residual too and writing the last absorbed node's output.
+        let fusion = options.fusesEpilogues ? EpilogueFusion(graph: g, neededNode: neededNode) : EpilogueFusion()
+        let planned: [(node: Int, inputs: [Int], outputs: [Int])] = g.nodes.indices.compactMap { n in
+            guard neededNode[n], !fusion.absorbed.contains(n) else { return nil }
+            let node = g.nodes[n]
+            guard let group = fusion.groups[n] else { return (n, node.inputs, node.outputs) }
+            return (n, node.inputs + [group.add?.residual, group.prelu?.alpha].compactMap { $0 }, [group.output])
+        }
+
         // Lifetimes: step index of definition and of last use; input at -1, outputs to the end.
         let end = g.nodes.count
         var first = [Int](repeating: Int.max, count: g.values.count)
         var last = [Int](repeating: -1, count: g.values.count)
         first[inputID] = -1
         last[inputID] = -1
-        for (n, node) in g.nodes.enumerated() where neededNode[n] {
-            for o in node.outputs { first[o] = n; last[o] = max(last[o], n) }
-            for i in node.inputs where g.values[i].constant == nil { last[i] = max(last[i], n) }
+        for step in planned {
+            for o in step.outputs { first[o] = step.node; last[o] = max(last[o], step.node) }
+            for i in step.inputs where g.values[i].constant == nil { last[i] = max(last[i], step.node) }
         }
         for k in computed { last[g.outputs[k]] = end }
         var intervals: [ArenaPlanner.Interval] = []
@@ -173,19 +189,28 @@ public final class InferenceSession: @unchecked Sendable {
 
         var steps: [any ExecutionStep] = []
         var stepNodes: [Int] = []
-        for (n, node) in g.nodes.enumerated() where neededNode[n] {
+        for step in planned {
+            let n = step.node, node = g.nodes[n]
             guard let planner = OpRegistry.planners[node.op] else {
                 throw RuntimeError.invalidNode(index: n, op: node.op.rawValue, name: node.name, reason: "no kernel for this op in this build")
             }
             let binding = NodeBinding(
                 index: n, node: node,
                 inputShapes: node.inputs.map { g.values[$0].shape },
-                outputShapes: node.outputs.map { g.values[$0].shape },
+                outputShapes: step.outputs.map { g.values[$0].shape },
                 inputs: node.inputs.map { UnsafePointer(pointer($0)) },
-                outputs: node.outputs.map { pointer($0) },
+                outputs: step.outputs.map { pointer($0) },
                 constants: node.inputs.map { model.constantData(ofValue: $0) },
-                threadCount: options.threadCount, gemmTile: options.gemmTile, sparseConvolution: options.sparseConvolution)
-            for o in node.outputs where g.values[o].constant != nil {
+                threadCount: options.threadCount, gemmTile: options.gemmTile, sparseConvolution: options.sparseConvolution,
+                epilogue: try fusion.groups[n].map { group in
+                    ConvolutionEpilogue(residual: group.add.map { UnsafePointer(pointer($0.residual)) },
+                                        residualClamp: try group.add.map { add in
+                                            let b = try g.nodes[add.node].activation(nodeIndex: add.node).bounds
+                                            return ClampBounds(min: b.min, max: b.max)
+                                        } ?? .none,
+                                        preluAlpha: group.prelu.map { UnsafePointer(pointer($0.alpha)) })
+                })
+            for o in step.outputs where g.values[o].constant != nil {
                 throw binding.error("writes constant value '\(g.values[o].name)'")
             }
             steps.append(try planner.plan(binding))

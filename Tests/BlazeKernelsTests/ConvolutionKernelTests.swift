@@ -210,6 +210,14 @@ struct DepthwiseCase: CustomStringConvertible, Sendable {
                     expectClose(body, want, rtol: 1e-5, atol: 1e-5, "\(tile) m\(s.m) n\(s.n) k\(s.k) sparsity \(sparsity) \(clamp)")
                     #expect(guardCells.allSatisfy { $0 == -7 }, "\(tile) m\(s.m) n\(s.n) k\(s.k): wrote past column \(s.n)")
                     if sparsity > 0, s.k > 2 { #expect(packed.liveFraction < 0.9, "\(tile): dead channels kept") }
+                    // Split by weight panels (the small-map 1×1 split): the same bits as the split by rows.
+                    var byPanels = [Float](repeating: -7, count: s.m * ldc)
+                    let cut = packed.panelCount / 2
+                    for panels in [cut..<packed.panelCount, 0..<cut] {
+                        PackedGEMM.run(a: a, lda: s.k, rows: 0..<s.m, weights: packed, c: &byPanels, ldc: ldc, clamp: clamp,
+                                       panels: panels)
+                    }
+                    expectBitIdentical(byPanels, got, "\(tile) m\(s.m) n\(s.n) k\(s.k) split by panels at \(cut)")
                 }
             }
         }

@@ -5,8 +5,9 @@ import BlazeModelFormat
 import Testing
 
 /// Issue #13's item 6: the convolution paths a session may choose — the AVX2 6×16 and AVX-512 8×32
-/// GEMM tiles, the narrow pixel-major kernel at 8 or 16 pixels, sparse or dense 1×1 — and the thread
-/// count change speed only, never a bit of any model output.
+/// GEMM tiles, the narrow pixel-major kernel at 8 or 16 pixels, sparse or dense 1×1, add and PReLU
+/// inside the convolution or on their own — and the thread count change speed only, never a bit of
+/// any model output.
 @Suite struct ConvolutionPathTests {
     static let tiles = GEMMTile.allCases.filter(\.isSupported)
 
@@ -40,6 +41,12 @@ import Testing
                                                    sparseConvolution: sparse)))
                 }
             }
+            // Add and PReLU as passes of their own instead of inside the convolutions.
+            for threads in [1, 2] {
+                options.append(("\(tile.rawValue) unfused \(threads) threads",
+                                RuntimeOptions(threadCount: threads, selectBLASKernels: false, convolutionGEMM: .packed(tile),
+                                               fusesEpilogues: false)))
+            }
         }
         var reference: [[Float]]?
         for (name, o) in options {
@@ -66,7 +73,10 @@ import Testing
         func kernels(_ sparse: SparseConvolution) throws -> [String: String] {
             let s = try InferenceSession(model: file, options: RuntimeOptions(selectBLASKernels: false, convolutionGEMM: .packed(tile),
                                                                                 sparseConvolution: sparse))
-            return Dictionary(uniqueKeysWithValues: s.kernelNames.filter { $0.op == .conv2d }.map { ($0.name, $0.kernel) })
+            // The kernel, without the "+add"/"+prelu" of a fused epilogue.
+            return Dictionary(uniqueKeysWithValues: s.kernelNames.filter { $0.op == .conv2d }.map {
+                ($0.name, String($0.kernel.prefix { $0 != "+" }))
+            })
         }
         let dense = try kernels(.dense), sparse = try kernels(.sparse), measured = try kernels(.measured)
         var pointwise = 0

@@ -20,7 +20,8 @@ enum Conv2DOp: OpPlanner {
         try b.requireShape(b.outputShapes[0], [1, window.outputHeight, window.outputWidth, outC], "output")
         let step = Step(input: try b.activation(0), weights: try b.constant(1, count: ws.reduce(1, *), role: "weight"),
                         bias: try b.constant(2, count: outC, role: "bias"), output: b.outputs[0], window: window,
-                        inChannels: x.c, outChannels: outC, clamp: try b.clamp(), variant: .gemm1x1, tasks: 1, pixelBlock: 0, scratch: nil)
+                        inChannels: x.c, outChannels: outC, clamp: try b.clamp(), variant: .gemm1x1, tasks: 1, pixelBlock: 0, scratch: nil,
+                        epilogue: b.epilogue)
         let pixels = window.outputHeight * window.outputWidth
         var s = step
         s.tasks = b.taskCount(flops: 2 * pixels * outC * ws[1] * ws[2] * x.c, units: pixels)
@@ -69,6 +70,14 @@ enum Conv2DOp: OpPlanner {
                                        window: window.isPointwise ? nil : window, inChannels: inChannels)
         if window.isPointwise {
             s.variant = .packed1x1(packed)
+            // A map of fewer pixels than outputs (pose_detection's 7×7, 1152→192) has more weights than
+            // input: split the weight panels between the tasks, so each thread streams only its share of
+            // them, instead of the pixels (node 52 at 2 threads: 0.104 → 0.0xx ms).
+            let pixels = window.outputHeight * window.outputWidth
+            if s.tasks > 1, pixels < outC, packed.panelCount >= 2 * s.tasks {
+                s.splitsOutputs = true
+                s.tasks = min(s.tasks, packed.panelCount)
+            }
         } else {
             s.variant = .packedIm2col(packed)
             s.pixelBlock = Conv2DKernel.im2colPixelBlock(window: window, inChannels: inChannels, budgetFloats: 1 << 13)
@@ -142,9 +151,11 @@ enum Conv2DOp: OpPlanner {
         var variant: Variant
         var tasks: Int, pixelBlock: Int
         var scratch: ScratchBuffer?
-        /// Tasks share the output channels, each over every pixel (the sparse kernel on small maps),
-        /// instead of sharing the pixels.
+        /// Tasks share the output channels, each over every pixel (the sparse kernel and the packed 1×1
+        /// GEMM on small maps), instead of sharing the pixels.
         var splitsOutputs = false
+        /// The residual add and PReLU fused after this convolution (see ``ConvolutionEpilogue``), nil if none.
+        var epilogue: ConvolutionEpilogue?
 
         enum Variant {
             case gemm1x1, im2colGEMM, directFewOutputs, packed1x1(PackedGEMMWeights), packedIm2col(PackedGEMMWeights)
@@ -158,7 +169,9 @@ enum Conv2DOp: OpPlanner {
         /// ``NarrowConv2DKernel`` instead of a GEMM whose 16- or 32-wide tile they would mostly leave empty.
         static let narrowOutputChannelLimit = 8
 
-        var kernelName: String {
+        var kernelName: String { baseKernelName + (epilogue?.residual != nil ? "+add" : "") + (epilogue?.preluAlpha != nil ? "+prelu" : "") }
+
+        var baseKernelName: String {
             switch variant {
             case .gemm1x1: return "blas-1x1"
             case .im2colGEMM: return "blas-im2col"
@@ -191,46 +204,88 @@ enum Conv2DOp: OpPlanner {
             }
         }
 
-        /// Task `t` of `tasks`: its share of the output pixels (rows for the narrow k×k kernel).
+        /// Task `t` of `tasks`: its share of the output pixels (rows for the narrow k×k kernel, output
+        /// channels when ``splitsOutputs``), followed by the ``epilogue`` on each block the kernel wrote,
+        /// in blocks of about ``epilogueBlockFloats`` outputs so that the epilogue reads them from cache.
         func runTask(_ t: Int) {
+            if splitsOutputs {
+                let channels = computeOutputShare(t)
+                epilogue?.apply(output, pixels: 0..<(window.outputHeight * window.outputWidth), channels: channels,
+                                stride: outChannels)
+                return
+            }
+            let rowsAreUnits = isRowSplit
+            let units = rowsAreUnits ? window.outputHeight : window.outputHeight * window.outputWidth
+            let share = partition(units, tasks, t)
+            guard let epilogue else { return compute(units: share, task: t) }
+            let perUnit = rowsAreUnits ? window.outputWidth * outChannels : outChannels
+            let block = max(1, Self.epilogueBlockFloats / perUnit)
+            var start = share.lowerBound
+            while start < share.upperBound {
+                let end = min(share.upperBound, start + block)
+                compute(units: start..<end, task: t)
+                let pixels = rowsAreUnits ? (start * window.outputWidth)..<(end * window.outputWidth) : start..<end
+                epilogue.apply(output, pixels: pixels, channels: 0..<outChannels, stride: outChannels)
+                start = end
+            }
+        }
+
+        /// Outputs per epilogue block: 16 K floats (64 KB), within L2 next to the kernel's own working set.
+        static let epilogueBlockFloats = 1 << 14
+
+        /// Whether tasks split output rows (the narrow k×k kernel) rather than pixels.
+        var isRowSplit: Bool {
+            if case .narrow(let packed) = variant, !packed.isPointwise { return true }
+            return false
+        }
+
+        /// Task `t`'s output channels, all pixels (``splitsOutputs``); returns those channels.
+        func computeOutputShare(_ t: Int) -> Range<Int> {
             let pixels = window.outputHeight * window.outputWidth
+            switch variant {
+            case .sparse(let packed):
+                let channels = partition(outChannels, tasks, t)
+                SparseConv1x1Kernel.run(input: input, weights: packed, output: output, pixels: 0..<pixels,
+                                        outputs: channels, clamp: clamp, scratch: scratch!.pointer + t * packed.scratchFloats)
+                return channels
+            case .packed1x1(let packed):
+                let panels = partition(packed.panelCount, tasks, t)
+                Conv2DKernel.packed1x1(input: input, weights: packed, output: output, pixels: 0..<pixels, clamp: clamp,
+                                       panels: panels)
+                let width = packed.tile.columns
+                return (panels.lowerBound * width)..<min(outChannels, panels.upperBound * width)
+            default:
+                preconditionFailure("Conv2DOp: \(kernelName) does not split output channels")
+            }
+        }
+
+        /// The kernel on output pixels `units` (output rows for the narrow k×k kernel), with task `task`'s scratch.
+        func compute(units: Range<Int>, task t: Int) {
             switch variant {
             case .directFewOutputs:
                 Conv2DKernel.directFewOutputs(input: input, weights: weights, bias: bias, output: output, window: window,
-                                              inChannels: inChannels, outChannels: outChannels, clamp: clamp,
-                                              pixels: partition(pixels, tasks, t))
+                                              inChannels: inChannels, outChannels: outChannels, clamp: clamp, pixels: units)
             case .im2colGEMM:
                 let per = Conv2DKernel.im2colWorkspaceFloats(window: window, inChannels: inChannels, pixelBlock: pixelBlock)
                 Conv2DKernel.im2colGEMM(input: input, weights: weights, bias: bias, output: output, window: window,
                                         inChannels: inChannels, outChannels: outChannels, clamp: clamp,
-                                        pixels: partition(pixels, tasks, t), pixelBlock: pixelBlock,
-                                        workspace: scratch!.pointer + t * per)
+                                        pixels: units, pixelBlock: pixelBlock, workspace: scratch!.pointer + t * per)
             case .packed1x1(let packed):
-                Conv2DKernel.packed1x1(input: input, weights: packed, output: output, pixels: partition(pixels, tasks, t),
-                                       clamp: clamp)
+                Conv2DKernel.packed1x1(input: input, weights: packed, output: output, pixels: units, clamp: clamp)
             case .packedIm2col(let packed):
                 let per = Conv2DKernel.im2colWorkspaceFloats(window: window, inChannels: inChannels, pixelBlock: pixelBlock)
                 Conv2DKernel.im2colPacked(input: input, weights: packed, output: output, window: window,
-                                          inChannels: inChannels, clamp: clamp, pixels: partition(pixels, tasks, t),
+                                          inChannels: inChannels, clamp: clamp, pixels: units,
                                           pixelBlock: pixelBlock, workspace: scratch!.pointer + t * per)
-            case .narrow(let packed) where packed.isPointwise:
-                NarrowConv2DKernel.run(input: input, weights: packed, output: output, rows: partition(pixels, tasks, t),
-                                       clamp: clamp, scratch: scratch!.pointer + t * packed.scratchFloats)
             case .narrow(let packed):
-                let units = window.outputHeight
-                NarrowConv2DKernel.run(input: input, weights: packed, output: output, rows: partition(units, tasks, t),
+                NarrowConv2DKernel.run(input: input, weights: packed, output: output, rows: units,
                                        clamp: clamp, scratch: scratch!.pointer + t * packed.scratchFloats)
-            case .sparse(let packed) where splitsOutputs:
-                SparseConv1x1Kernel.run(input: input, weights: packed, output: output, pixels: 0..<pixels,
-                                        outputs: partition(outChannels, tasks, t), clamp: clamp,
-                                        scratch: scratch!.pointer + t * packed.scratchFloats)
             case .sparse(let packed):
-                SparseConv1x1Kernel.run(input: input, weights: packed, output: output, pixels: partition(pixels, tasks, t),
+                SparseConv1x1Kernel.run(input: input, weights: packed, output: output, pixels: units,
                                         clamp: clamp, scratch: scratch!.pointer + t * packed.scratchFloats)
             case .gemm1x1:
-                Conv2DKernel.gemm1x1(input: input, weights: weights, bias: bias, output: output,
-                                     pixels: partition(pixels, tasks, t), inChannels: inChannels,
-                                     outChannels: outChannels, clamp: clamp)
+                Conv2DKernel.gemm1x1(input: input, weights: weights, bias: bias, output: output, pixels: units,
+                                     inChannels: inChannels, outChannels: outChannels, clamp: clamp)
             }
         }
     }
