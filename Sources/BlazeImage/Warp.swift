@@ -115,6 +115,140 @@ public func warpPerspectiveRGB(_ image: Image, transform: PerspectiveTransform, 
     let inv = transform.inverted().elements
     let m0 = inv[0], m1 = inv[1], m2 = inv[2], m3 = inv[3], m4 = inv[4], m5 = inv[5], m6 = inv[6], m7 = inv[7], m8 = inv[8]
     let sw = image.width, sh = image.height
+    let sstep = sw * 3
+    let bh0 = min(16, height)
+    let bw0 = min(1024 / bh0, width)
+    // A pixel whose 2×2 taps lie inside the image and whose 4-byte loads (one byte past each right tap)
+    // stay inside its source rows takes the vector path.
+    let fastColumns = UInt(max(sw - 2, 0)), fastRows = UInt(max(sh - 1, 0))
+    let lanes = SIMD4<Double>(0, 1, 2, 3)
+    let tabScale = SIMD4<Double>(repeating: Double(interTabSize))
+    let maxInt = SIMD4<Double>(repeating: 2147483647.0), minInt = SIMD4<Double>(repeating: -2147483648.0)
+    let magic = SIMD4<Double>(repeating: 6755399441055744.0)
+    let half = SIMD4<Int32>(repeating: 1 << 14)
+    image.pixels.withUnsafeBufferPointer { srcBuf in
+        bilinearTabFixed.withUnsafeBufferPointer { tabBuf in
+            let src = srcBuf.baseAddress!, tab = tabBuf.baseAddress!
+            let raw = UnsafeRawPointer(src)
+            /// `clampRound` on four lanes.
+            @inline(__always) func clampRound4(_ v: SIMD4<Double>) -> SIMD4<Int32> {
+                let bits = unsafeBitCast(v + magic, to: SIMD4<Int64>.self)
+                var r = SIMD4<Int64>(truncatingIfNeeded: SIMD4<Int32>(truncatingIfNeeded: bits))
+                r.replace(with: Int64(Int32.min), where: v .<= minInt)
+                r.replace(with: Int64(Int32.max), where: .!(v .< maxInt))
+                return SIMD4<Int32>(truncatingIfNeeded: r)
+            }
+            for y in rows {
+                let yd = Double(y)
+                var xb = 0
+                while xb < width {
+                    let bw = min(bw0, width - xb)
+                    let xbd = Double(xb)
+                    let x0 = m0 * xbd + m1 * yd + m2
+                    let y0 = m3 * xbd + m4 * yd + m5
+                    let w0 = m6 * xbd + m7 * yd + m8
+                    let d = out + (y * width + xb) * 3
+                    var x1 = 0
+                    while x1 + 4 <= bw {
+                        // The scalar expressions of the reference, lane by lane (no contraction into FMAs).
+                        let x1d = SIMD4<Double>(repeating: Double(x1)) + lanes
+                        var w = SIMD4<Double>(repeating: w0) + SIMD4<Double>(repeating: m6) * x1d
+                        w = (tabScale / w).replacing(with: 0, where: w .== 0)
+                        let X = clampRound4((SIMD4<Double>(repeating: x0) + SIMD4<Double>(repeating: m0) * x1d) * w)
+                        let Y = clampRound4((SIMD4<Double>(repeating: y0) + SIMD4<Double>(repeating: m3) * x1d) * w)
+                        @inline(__always) func saturateShort4(_ v: SIMD4<Int32>) -> SIMD4<Int32> {
+                            let lo = SIMD4<Int32>(repeating: -32768), hi = SIMD4<Int32>(repeating: 32767)
+                            return v.replacing(with: lo, where: v .< lo).replacing(with: hi, where: v .> hi)
+                        }
+                        let sx4 = saturateShort4(X &>> Int32(interBits))
+                        let sy4 = saturateShort4(Y &>> Int32(interBits))
+                        let cell = ((Y & 31) &<< 5 | (X & 31)) &<< 2
+                        for lane in 0..<4 {
+                            let sx = Int(sx4[lane]), sy = Int(sy4[lane])
+                            let wt = tab + Int(cell[lane])
+                            let dp = d + (x1 + lane) * 3
+                            if UInt(bitPattern: sx) < fastColumns && UInt(bitPattern: sy) < fastRows {
+                                let o = sy * sstep + sx * 3
+                                @inline(__always) func taps(_ at: Int) -> SIMD4<Int32> {
+                                    SIMD4<Int32>(truncatingIfNeeded: raw.loadUnaligned(fromByteOffset: at, as: SIMD4<UInt8>.self))
+                                }
+                                let v = taps(o) &* wt[0] &+ taps(o + 3) &* wt[1] &+ taps(o + sstep) &* wt[2]
+                                    &+ taps(o + sstep + 3) &* wt[3]
+                                let r = (v &+ half) &>> 15
+                                dp[0] = UInt8(clamping: r[0]); dp[1] = UInt8(clamping: r[1]); dp[2] = UInt8(clamping: r[2])
+                            } else {
+                                warpSampleRGB(src, width: sw, height: sh, x: sx, y: sy, weights: wt, border: border, into: dp)
+                            }
+                        }
+                        x1 += 4
+                    }
+                    while x1 < bw {
+                        let x1d = Double(x1)
+                        var w = w0 + m6 * x1d
+                        w = w != 0 ? Double(interTabSize) / w : 0
+                        let X = clampRound((x0 + m0 * x1d) * w)
+                        let Y = clampRound((y0 + m3 * x1d) * w)
+                        let sx = Int(saturateShort(X &>> Int32(interBits)))
+                        let sy = Int(saturateShort(Y &>> Int32(interBits)))
+                        let wt = tab + Int(truncatingIfNeeded: ((Y & 31) &<< 5 | (X & 31)) &<< 2)
+                        warpSampleRGB(src, width: sw, height: sh, x: sx, y: sy, weights: wt, border: border, into: d + x1 * 3)
+                        x1 += 1
+                    }
+                    xb += bw0
+                }
+            }
+        }
+    }
+}
+
+/// One destination pixel of ``warpPerspectiveRGB(_:transform:width:height:border:into:rows:)`` from source
+/// cell `(x, y)` (its top-left tap) with fixed-point weights `weights[0...3]`, by `remap`'s rules.
+@inline(__always)
+private func warpSampleRGB(_ src: UnsafePointer<UInt8>, width sw: Int, height sh: Int, x sx: Int, y sy: Int,
+                           weights wt: UnsafePointer<Int32>, border: BorderMode, into d: UnsafeMutablePointer<UInt8>) {
+    let sstep = sw * 3
+    let w00 = wt[0], w01 = wt[1], w10 = wt[2], w11 = wt[3]
+    if UInt(bitPattern: sx) < UInt(max(sw - 1, 0)) && UInt(bitPattern: sy) < UInt(max(sh - 1, 0)) {
+        let s = src + sy * sstep + sx * 3
+        for k in 0..<3 {
+            let v = Int32(s[k]) &* w00 &+ Int32(s[k + 3]) &* w01
+                &+ Int32(s[k + sstep]) &* w10 &+ Int32(s[k + sstep + 3]) &* w11
+            d[k] = UInt8(clamping: (v &+ (1 << 14)) &>> 15)
+        }
+    } else if border == .replicate {
+        let sx0 = clip(sx, 0, sw), sx1 = clip(sx + 1, 0, sw)
+        let sy0 = clip(sy, 0, sh), sy1 = clip(sy + 1, 0, sh)
+        let p00 = src + sy0 * sstep + sx0 * 3, p01 = src + sy0 * sstep + sx1 * 3
+        let p10 = src + sy1 * sstep + sx0 * 3, p11 = src + sy1 * sstep + sx1 * 3
+        for k in 0..<3 {
+            let v = Int32(p00[k]) &* w00 &+ Int32(p01[k]) &* w01 &+ Int32(p10[k]) &* w10 &+ Int32(p11[k]) &* w11
+            d[k] = UInt8(clamping: (v &+ (1 << 14)) &>> 15)
+        }
+    } else if sx >= sw || sx + 1 < 0 || sy >= sh || sy + 1 < 0 {
+        d[0] = 0; d[1] = 0; d[2] = 0
+    } else {
+        let inX0 = sx >= 0, inX1 = sx + 1 < sw, inY0 = sy >= 0, inY1 = sy + 1 < sh
+        for k in 0..<3 {
+            let v0 = inX0 && inY0 ? Int32(src[sy * sstep + sx * 3 + k]) : 0
+            let v1 = inX1 && inY0 ? Int32(src[sy * sstep + (sx + 1) * 3 + k]) : 0
+            let v2 = inX0 && inY1 ? Int32(src[(sy + 1) * sstep + sx * 3 + k]) : 0
+            let v3 = inX1 && inY1 ? Int32(src[(sy + 1) * sstep + (sx + 1) * 3 + k]) : 0
+            let v = v0 &* w00 &+ v1 &* w01 &+ v2 &* w10 &+ v3 &* w11
+            d[k] = UInt8(clamping: (v &+ (1 << 14)) &>> 15)
+        }
+    }
+}
+
+/// The plain twin of ``warpPerspectiveRGB(_:transform:width:height:border:into:rows:)``: one pixel at a
+/// time in scalar code, the test oracle.
+public func warpPerspectiveRGBReference(_ image: Image, transform: PerspectiveTransform, width: Int, height: Int,
+                               border: BorderMode, into out: UnsafeMutablePointer<UInt8>, rows: Range<Int>? = nil) {
+    precondition(width > 0 && height > 0, "warpPerspectiveRGBReference: output size must be positive, got \(width)×\(height)")
+    let rows = rows ?? 0..<height
+    precondition(rows.lowerBound >= 0 && rows.upperBound <= height, "warpPerspectiveRGBReference: rows \(rows) outside 0..<\(height)")
+    let inv = transform.inverted().elements
+    let m0 = inv[0], m1 = inv[1], m2 = inv[2], m3 = inv[3], m4 = inv[4], m5 = inv[5], m6 = inv[6], m7 = inv[7], m8 = inv[8]
+    let sw = image.width, sh = image.height
     let width1 = max(sw - 1, 0), height1 = max(sh - 1, 0)
     let sstep = sw * 3
     let bh0 = min(16, height)

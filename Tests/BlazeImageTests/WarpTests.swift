@@ -100,6 +100,49 @@ import Testing
         }
     }
 
+    /// The vector path against its scalar twin: tiny and odd-sized sources (1×1 has no 4-byte taps at all),
+    /// rotations and perspective that run off every edge, both borders, outputs whose rows are not whole
+    /// vector blocks, and a band of rows on its own.
+    @Test func warpMatchesItsScalarTwin() throws {
+        var state: UInt32 = 0x2545_F491
+        func noise(_ n: Int) -> [UInt8] {
+            (0..<n).map { _ in state ^= state << 13; state ^= state >> 17; state ^= state << 5; return UInt8(truncatingIfNeeded: state >> 11) }
+        }
+        let sources = try [(1, 1), (2, 1), (1, 3), (3, 2), (5, 7), (64, 48), (129, 67)].map { w, h in
+            try Image(rgb: noise(w * h * 3), width: w, height: h)
+        }
+        for src in sources {
+            let sw = Float(src.width), sh = Float(src.height)
+            let quads: [[SIMD2<Float>]] = [
+                [SIMD2(0, sh), SIMD2(0, 0), SIMD2(sw, 0), SIMD2(sw, sh)],                                // whole image
+                [SIMD2(-0.3 * sw, 1.2 * sh), SIMD2(0.1 * sw, -0.4 * sh), SIMD2(1.3 * sw, 0.05 * sh), SIMD2(0.9 * sw, 1.5 * sh)],
+                [SIMD2(0.2 * sw, 0.9 * sh), SIMD2(0.25 * sw, 0.1 * sh), SIMD2(0.8 * sw, 0.2 * sh), SIMD2(0.7 * sw, 0.8 * sh)],
+                [SIMD2(2 * sw, 3 * sh), SIMD2(2 * sw, 2 * sh), SIMD2(3 * sw, 2 * sh), SIMD2(3 * sw, 3 * sh)],  // all outside
+                [SIMD2(0.5 * sw, 0.5 * sh), SIMD2(0.5 * sw, 0.49 * sh), SIMD2(0.51 * sw, 0.49 * sh), SIMD2(0.5 * sw, 0.5 * sh)],
+            ]
+            for (q, quad) in quads.enumerated() {
+                for (w, h) in [(1, 1), (7, 5), (13, 3), (33, 17), (256, 9)] {
+                    let t = PerspectiveTransform(sourceQuad: quad,
+                                                 destinationQuad: [SIMD2(0, Float(h)), SIMD2(0, 0), SIMD2(Float(w), 0), SIMD2(Float(w), Float(h))])
+                    for border in [BorderMode.zero, .replicate] {
+                        var fast = [UInt8](repeating: 0xAB, count: w * h * 3), plain = fast
+                        let band = (h / 3)..<h
+                        fast.withUnsafeMutableBufferPointer {
+                            warpPerspectiveRGB(src, transform: t, width: w, height: h, border: border, into: $0.baseAddress!, rows: band)
+                            warpPerspectiveRGB(src, transform: t, width: w, height: h, border: border, into: $0.baseAddress!,
+                                               rows: 0..<band.lowerBound)
+                        }
+                        plain.withUnsafeMutableBufferPointer {
+                            warpPerspectiveRGBReference(src, transform: t, width: w, height: h, border: border, into: $0.baseAddress!)
+                        }
+                        let bad = zip(fast, plain).filter { $0 != $1 }.count
+                        #expect(bad == 0, "\(src.width)×\(src.height) quad \(q) → \(w)×\(h) \(border): \(bad) bytes differ")
+                    }
+                }
+            }
+        }
+    }
+
     @Test func warpSpeed() throws {
         let src = try Image(rgb: [UInt8](repeating: 77, count: 640 * 480 * 3), width: 640, height: 480)
         let t = PerspectiveTransform(sourceQuad: [SIMD2<Float>(100, 400), SIMD2(120, 60), SIMD2(520, 80), SIMD2(500, 420)],
