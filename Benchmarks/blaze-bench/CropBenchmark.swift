@@ -14,6 +14,8 @@ struct CropBenchmark: ParsableCommand {
     @Option(help: "Timed runs.") var runs = 200
     @Flag(help: "Print the transform's perspective terms once.") var verbose = false
     @Option(help: "Threads (row bands) for the crop.") var threads = 1
+    @Flag(help: "Also time the 8-bit warp alone (one thread), vector and scalar reference, on each border mode.")
+    var warpOnly = false
 
     func run() throws {
         let photo = try Image(contentsOfPNGFile: image)
@@ -41,6 +43,23 @@ struct CropBenchmark: ParsableCommand {
             }
             times.sort()
             print("crop \(size)×\(size): median \(fmt(times[times.count / 2])) ms  min \(fmt(times[0])) ms")
+            if warpOnly {
+                let transform = PerspectiveTransform(sourceQuad: geometry.sourceCorners, destinationQuad: geometry.tensorCorners)
+                for border in [BorderMode.replicate, .zero] {
+                    for (name, warp) in [("vector", warpPerspectiveRGB), ("reference", warpPerspectiveRGBReference)] {
+                        var warpTimes: [Double] = []
+                        crop.withUnsafeMutableBufferPointer { out in
+                            for r in 0..<(runs + 10) {
+                                let t0 = DispatchTime.now().uptimeNanoseconds
+                                warp(photo, transform, size, size, border, out.baseAddress!, nil)
+                                if r >= 10 { warpTimes.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6) }
+                            }
+                        }
+                        warpTimes.sort()
+                        print("  warp \(size)×\(size) \(border) \(name): median \(fmt(warpTimes[warpTimes.count / 2])) ms  min \(fmt(warpTimes[0])) ms")
+                    }
+                }
+            }
         }
     }
 }

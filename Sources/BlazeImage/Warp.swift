@@ -112,129 +112,154 @@ public func warpPerspectiveRGB(_ image: Image, transform: PerspectiveTransform, 
     precondition(width > 0 && height > 0, "warpPerspectiveRGB: output size must be positive, got \(width)×\(height)")
     let rows = rows ?? 0..<height
     precondition(rows.lowerBound >= 0 && rows.upperBound <= height, "warpPerspectiveRGB: rows \(rows) outside 0..<\(height)")
-    let inv = transform.inverted().elements
-    let m0 = inv[0], m1 = inv[1], m2 = inv[2], m3 = inv[3], m4 = inv[4], m5 = inv[5], m6 = inv[6], m7 = inv[7], m8 = inv[8]
-    let sw = image.width, sh = image.height
-    let sstep = sw * 3
-    let bh0 = min(16, height)
-    let bw0 = min(1024 / bh0, width)
-    // A pixel whose 2×2 taps lie inside the image and whose 4-byte loads (one byte past each right tap)
-    // stay inside its source rows takes the vector path.
-    let fastColumns = UInt(max(sw - 2, 0)), fastRows = UInt(max(sh - 1, 0))
-    let lanes = SIMD4<Double>(0, 1, 2, 3)
-    let tabScale = SIMD4<Double>(repeating: Double(interTabSize))
-    let maxInt = SIMD4<Double>(repeating: 2147483647.0), minInt = SIMD4<Double>(repeating: -2147483648.0)
-    let magic = SIMD4<Double>(repeating: 6755399441055744.0)
-    let half = SIMD4<Int32>(repeating: 1 << 14)
-    image.pixels.withUnsafeBufferPointer { srcBuf in
-        bilinearTabFixed.withUnsafeBufferPointer { tabBuf in
-            let src = srcBuf.baseAddress!, tab = tabBuf.baseAddress!
-            let raw = UnsafeRawPointer(src)
-            /// `clampRound` on four lanes.
-            @inline(__always) func clampRound4(_ v: SIMD4<Double>) -> SIMD4<Int32> {
-                let bits = unsafeBitCast(v + magic, to: SIMD4<Int64>.self)
-                var r = SIMD4<Int64>(truncatingIfNeeded: SIMD4<Int32>(truncatingIfNeeded: bits))
-                r.replace(with: Int64(Int32.min), where: v .<= minInt)
-                r.replace(with: Int64(Int32.max), where: .!(v .< maxInt))
-                return SIMD4<Int32>(truncatingIfNeeded: r)
-            }
-            for y in rows {
-                let yd = Double(y)
-                var xb = 0
-                while xb < width {
-                    let bw = min(bw0, width - xb)
-                    let xbd = Double(xb)
-                    let x0 = m0 * xbd + m1 * yd + m2
-                    let y0 = m3 * xbd + m4 * yd + m5
-                    let w0 = m6 * xbd + m7 * yd + m8
-                    let d = out + (y * width + xb) * 3
-                    var x1 = 0
-                    while x1 + 4 <= bw {
-                        // The scalar expressions of the reference, lane by lane (no contraction into FMAs).
-                        let x1d = SIMD4<Double>(repeating: Double(x1)) + lanes
-                        var w = SIMD4<Double>(repeating: w0) + SIMD4<Double>(repeating: m6) * x1d
-                        w = (tabScale / w).replacing(with: 0, where: w .== 0)
-                        let X = clampRound4((SIMD4<Double>(repeating: x0) + SIMD4<Double>(repeating: m0) * x1d) * w)
-                        let Y = clampRound4((SIMD4<Double>(repeating: y0) + SIMD4<Double>(repeating: m3) * x1d) * w)
-                        @inline(__always) func saturateShort4(_ v: SIMD4<Int32>) -> SIMD4<Int32> {
-                            let lo = SIMD4<Int32>(repeating: -32768), hi = SIMD4<Int32>(repeating: 32767)
-                            return v.replacing(with: lo, where: v .< lo).replacing(with: hi, where: v .> hi)
-                        }
-                        let sx4 = saturateShort4(X &>> Int32(interBits))
-                        let sy4 = saturateShort4(Y &>> Int32(interBits))
-                        let cell = ((Y & 31) &<< 5 | (X & 31)) &<< 2
-                        for lane in 0..<4 {
-                            let sx = Int(sx4[lane]), sy = Int(sy4[lane])
-                            let wt = tab + Int(cell[lane])
-                            let dp = d + (x1 + lane) * 3
-                            if UInt(bitPattern: sx) < fastColumns && UInt(bitPattern: sy) < fastRows {
-                                let o = sy * sstep + sx * 3
-                                @inline(__always) func taps(_ at: Int) -> SIMD4<Int32> {
-                                    SIMD4<Int32>(truncatingIfNeeded: raw.loadUnaligned(fromByteOffset: at, as: SIMD4<UInt8>.self))
-                                }
-                                let v = taps(o) &* wt[0] &+ taps(o + 3) &* wt[1] &+ taps(o + sstep) &* wt[2]
-                                    &+ taps(o + sstep + 3) &* wt[3]
-                                let r = (v &+ half) &>> 15
-                                dp[0] = UInt8(clamping: r[0]); dp[1] = UInt8(clamping: r[1]); dp[2] = UInt8(clamping: r[2])
-                            } else {
-                                warpSampleRGB(src, width: sw, height: sh, x: sx, y: sy, weights: wt, border: border, into: dp)
-                            }
-                        }
-                        x1 += 4
-                    }
-                    while x1 < bw {
-                        let x1d = Double(x1)
-                        var w = w0 + m6 * x1d
-                        w = w != 0 ? Double(interTabSize) / w : 0
-                        let X = clampRound((x0 + m0 * x1d) * w)
-                        let Y = clampRound((y0 + m3 * x1d) * w)
-                        let sx = Int(saturateShort(X &>> Int32(interBits)))
-                        let sy = Int(saturateShort(Y &>> Int32(interBits)))
-                        let wt = tab + Int(truncatingIfNeeded: ((Y & 31) &<< 5 | (X & 31)) &<< 2)
-                        warpSampleRGB(src, width: sw, height: sh, x: sx, y: sy, weights: wt, border: border, into: d + x1 * 3)
-                        x1 += 1
-                    }
-                    xb += bw0
-                }
-            }
-        }
+    // The vector path reads each tap pair as two 4-byte words of one source row, so it needs rows of at
+    // least 2 pixels; its byte offsets are Int32 (an `Image` holds at most 3·2^26 bytes).
+    guard image.width >= 2, image.pixels.count <= Int(Int32.max) - 16 else {
+        warpPerspectiveRGBReference(image, transform: transform, width: width, height: height, border: border, into: out, rows: rows)
+        return
+    }
+    // Two copies of the loop, so the border test folds away in each.
+    if border == .zero {
+        warpRowsRGB(image, transform: transform, width: width, height: height, zeroBorder: true, into: out, rows: rows)
+    } else {
+        warpRowsRGB(image, transform: transform, width: width, height: height, zeroBorder: false, into: out, rows: rows)
     }
 }
 
-/// One destination pixel of ``warpPerspectiveRGB(_:transform:width:height:border:into:rows:)`` from source
-/// cell `(x, y)` (its top-left tap) with fixed-point weights `weights[0...3]`, by `remap`'s rules.
+/// The vector body of ``warpPerspectiveRGB(_:transform:width:height:border:into:rows:)`` for sources at
+/// least 2 pixels wide, 8 destination pixels per step.
+///
+/// Coordinates are the reference's double expressions, lane by lane. Every pixel then takes one path for
+/// both borders: its taps are clamped into the image (OpenCV's `clip`, which is `BORDER_REPLICATE` and is
+/// the identity for inside taps), and for `BORDER_CONSTANT` a tap outside the image gets weight 0 (which
+/// gives both of `remap`'s rules: partly outside reads 0 there, entirely outside sums to 0). Each source
+/// row's two taps are read through one pair of columns `xl = clamp(sx, 0, sw − 2)`, `xl + 1` as the
+/// 4-byte words at byte offsets `o` (R0 G0 B0 R1) and `o + 2` (B0 R1 G1 B1), which never reach past the
+/// row's last byte; a tap clamped onto the same column as the other adds its weight to that column.
+/// With the weights' sum at most 2^15 every sum stays in `0…255·2^15`, so Int32 arithmetic is exact and
+/// the result needs no clamping.
 @inline(__always)
-private func warpSampleRGB(_ src: UnsafePointer<UInt8>, width sw: Int, height sh: Int, x sx: Int, y sy: Int,
-                           weights wt: UnsafePointer<Int32>, border: BorderMode, into d: UnsafeMutablePointer<UInt8>) {
-    let sstep = sw * 3
-    let w00 = wt[0], w01 = wt[1], w10 = wt[2], w11 = wt[3]
-    if UInt(bitPattern: sx) < UInt(max(sw - 1, 0)) && UInt(bitPattern: sy) < UInt(max(sh - 1, 0)) {
-        let s = src + sy * sstep + sx * 3
-        for k in 0..<3 {
-            let v = Int32(s[k]) &* w00 &+ Int32(s[k + 3]) &* w01
-                &+ Int32(s[k + sstep]) &* w10 &+ Int32(s[k + sstep + 3]) &* w11
-            d[k] = UInt8(clamping: (v &+ (1 << 14)) &>> 15)
+private func warpRowsRGB(_ image: Image, transform: PerspectiveTransform, width: Int, height: Int, zeroBorder: Bool,
+                         into out: UnsafeMutablePointer<UInt8>, rows: Range<Int>) {
+    let inv = transform.inverted().elements
+    let m0 = inv[0], m1 = inv[1], m2 = inv[2], m3 = inv[3], m4 = inv[4], m5 = inv[5], m6 = inv[6], m7 = inv[7], m8 = inv[8]
+    let sw = image.width, sh = image.height
+    let bh0 = min(16, height)
+    let bw0 = min(1024 / bh0, width)
+    typealias I8 = SIMD8<Int32>
+    typealias D4 = SIMD4<Double>
+    let lanesLo = D4(0, 1, 2, 3), lanesHi = D4(4, 5, 6, 7)
+    let tabScale = D4(repeating: Double(interTabSize))
+    let maxInt = D4(repeating: 2147483647.0), minInt = D4(repeating: -2147483648.0)
+    let magic = D4(repeating: 6755399441055744.0)
+    let vm0 = D4(repeating: m0), vm3 = D4(repeating: m3), vm6 = D4(repeating: m6)
+    let sstep = I8(repeating: Int32(sw * 3))
+    let swV = I8(repeating: Int32(sw)), sw1 = I8(repeating: Int32(sw - 1)), sw2 = I8(repeating: Int32(sw - 2))
+    let shV = I8(repeating: Int32(sh)), sh1 = I8(repeating: Int32(sh - 1))
+    let zero = I8(repeating: 0), minusOne = I8(repeating: -1)
+    let lo16 = I8(repeating: -32768), hi16 = I8(repeating: 32767)
+    let byte = SIMD8<UInt32>(repeating: 255)
+    let half = I8(repeating: 1 << 14)
+    image.pixels.withUnsafeBufferPointer { srcBuf in
+        let raw = UnsafeRawPointer(srcBuf.baseAddress!)
+        /// `clampRound` on four lanes.
+        @inline(__always) func clampRound4(_ v: D4) -> SIMD4<Int32> {
+            let bits = unsafeBitCast(v + magic, to: SIMD4<Int64>.self)
+            var r = SIMD4<Int64>(truncatingIfNeeded: SIMD4<Int32>(truncatingIfNeeded: bits))
+            r.replace(with: Int64(Int32.min), where: v .<= minInt)
+            r.replace(with: Int64(Int32.max), where: .!(v .< maxInt))
+            return SIMD4<Int32>(truncatingIfNeeded: r)
         }
-    } else if border == .replicate {
-        let sx0 = clip(sx, 0, sw), sx1 = clip(sx + 1, 0, sw)
-        let sy0 = clip(sy, 0, sh), sy1 = clip(sy + 1, 0, sh)
-        let p00 = src + sy0 * sstep + sx0 * 3, p01 = src + sy0 * sstep + sx1 * 3
-        let p10 = src + sy1 * sstep + sx0 * 3, p11 = src + sy1 * sstep + sx1 * 3
-        for k in 0..<3 {
-            let v = Int32(p00[k]) &* w00 &+ Int32(p01[k]) &* w01 &+ Int32(p10[k]) &* w10 &+ Int32(p11[k]) &* w11
-            d[k] = UInt8(clamping: (v &+ (1 << 14)) &>> 15)
+        @inline(__always) func lower(_ a: I8, _ b: I8) -> I8 { a.replacing(with: b, where: b .< a) }
+        @inline(__always) func upper(_ a: I8, _ b: I8) -> I8 { a.replacing(with: b, where: b .> a) }
+        @inline(__always) func word(_ offset: Int32, _ delta: Int) -> UInt32 {
+            raw.loadUnaligned(fromByteOffset: Int(offset) &+ delta, as: UInt32.self)
         }
-    } else if sx >= sw || sx + 1 < 0 || sy >= sh || sy + 1 < 0 {
-        d[0] = 0; d[1] = 0; d[2] = 0
-    } else {
-        let inX0 = sx >= 0, inX1 = sx + 1 < sw, inY0 = sy >= 0, inY1 = sy + 1 < sh
-        for k in 0..<3 {
-            let v0 = inX0 && inY0 ? Int32(src[sy * sstep + sx * 3 + k]) : 0
-            let v1 = inX1 && inY0 ? Int32(src[sy * sstep + (sx + 1) * 3 + k]) : 0
-            let v2 = inX0 && inY1 ? Int32(src[(sy + 1) * sstep + sx * 3 + k]) : 0
-            let v3 = inX1 && inY1 ? Int32(src[(sy + 1) * sstep + (sx + 1) * 3 + k]) : 0
-            let v = v0 &* w00 &+ v1 &* w01 &+ v2 &* w10 &+ v3 &* w11
-            d[k] = UInt8(clamping: (v &+ (1 << 14)) &>> 15)
+        /// The words at `o[i] + delta` of the 8 lanes.
+        @inline(__always) func words(_ o: I8, _ delta: Int) -> SIMD8<UInt32> {
+            SIMD8(word(o[0], delta), word(o[1], delta), word(o[2], delta), word(o[3], delta),
+                  word(o[4], delta), word(o[5], delta), word(o[6], delta), word(o[7], delta))
+        }
+        for y in rows {
+            let yd = Double(y)
+            var xb = 0
+            while xb < width {
+                let bw = min(bw0, width - xb)
+                let xbd = Double(xb)
+                let x0 = m0 * xbd + m1 * yd + m2
+                let y0 = m3 * xbd + m4 * yd + m5
+                let w0 = m6 * xbd + m7 * yd + m8
+                let vx0 = D4(repeating: x0), vy0 = D4(repeating: y0), vw0 = D4(repeating: w0)
+                /// The reference's `X`, `Y` for block columns `x1d` (no contraction into FMAs).
+                @inline(__always) func coordinates(_ x1d: D4) -> (SIMD4<Int32>, SIMD4<Int32>) {
+                    var w = vw0 + vm6 * x1d
+                    w = (tabScale / w).replacing(with: 0, where: w .== 0)
+                    return (clampRound4((vx0 + vm0 * x1d) * w), clampRound4((vy0 + vm3 * x1d) * w))
+                }
+                var x1 = 0
+                while x1 < bw {
+                    let first = D4(repeating: Double(x1))
+                    let (xa, ya) = coordinates(first + lanesLo)
+                    let (xc, yc) = coordinates(first + lanesHi)
+                    let X = I8(lowHalf: xa, highHalf: xc), Y = I8(lowHalf: ya, highHalf: yc)
+                    // Source cell (saturated to Int16 like OpenCV's XY map) and sub-pixel weights.
+                    let sx = upper(lower(X &>> Int32(interBits), hi16), lo16)
+                    let sy = upper(lower(Y &>> Int32(interBits), hi16), lo16)
+                    let fx = X & 31, fy = Y & 31
+                    let gx = 32 &- fx, gy = 32 &- fy
+                    let atCorner = (fx | fy) .== zero
+                    var w00 = ((gx &* gy) &<< 5).replacing(with: 32767, where: atCorner)
+                    var w01 = (fx &* gy) &<< 5, w10 = (gx &* fy) &<< 5
+                    var w11 = ((fx &* fy) &<< 5).replacing(with: 1, where: atCorner)
+                    if zeroBorder {
+                        let in0 = (sx .>= zero) .& (sx .< swV), in1 = (sx .>= minusOne) .& (sx .< sw1)
+                        let row0 = (sy .>= zero) .& (sy .< shV), row1 = (sy .>= minusOne) .& (sy .< sh1)
+                        w00.replace(with: 0, where: .!(in0 .& row0))
+                        w01.replace(with: 0, where: .!(in1 .& row0))
+                        w10.replace(with: 0, where: .!(in0 .& row1))
+                        w11.replace(with: 0, where: .!(in1 .& row1))
+                    }
+                    // Which column of the pair each tap reads: tap 0 the right one when clamped onto the last
+                    // column, tap 1 the left one when clamped onto column 0.
+                    let tap0Right = sx .>= sw1, tap1Left = sx .< zero
+                    let wTopL = w00.replacing(with: 0, where: tap0Right) &+ w01.replacing(with: 0, where: .!tap1Left)
+                    let wTopR = w00.replacing(with: 0, where: .!tap0Right) &+ w01.replacing(with: 0, where: tap1Left)
+                    let wBotL = w10.replacing(with: 0, where: tap0Right) &+ w11.replacing(with: 0, where: .!tap1Left)
+                    let wBotR = w10.replacing(with: 0, where: .!tap0Right) &+ w11.replacing(with: 0, where: tap1Left)
+                    let xl = upper(lower(sx, sw2), zero) &* 3
+                    let oTop = upper(lower(sy, sh1), zero) &* sstep &+ xl
+                    let oBot = upper(lower(sy &+ 1, sh1), zero) &* sstep &+ xl
+                    let a = words(oTop, 0), b = words(oTop, 2), c = words(oBot, 0), d = words(oBot, 2)
+                    @inline(__always) func channel(_ left: SIMD8<UInt32>, _ shiftL: UInt32, _ right: SIMD8<UInt32>, _ shiftR: UInt32,
+                                                   _ left2: SIMD8<UInt32>, _ right2: SIMD8<UInt32>) -> I8 {
+                        let pTL = I8(truncatingIfNeeded: (left &>> shiftL) & byte)
+                        let pTR = I8(truncatingIfNeeded: (right &>> shiftR) & byte)
+                        let pBL = I8(truncatingIfNeeded: (left2 &>> shiftL) & byte)
+                        let pBR = I8(truncatingIfNeeded: (right2 &>> shiftR) & byte)
+                        return (pTL &* wTopL &+ pTR &* wTopR &+ pBL &* wBotL &+ pBR &* wBotR &+ half) &>> 15
+                    }
+                    let r = channel(a, 0, b, 8, c, d), g = channel(a, 8, b, 16, c, d), bl = channel(a, 16, b, 24, c, d)
+                    let px = SIMD8<UInt32>(truncatingIfNeeded: r | g &<< 8 | bl &<< 16)
+                    let dp = out + (y * width + xb + x1) * 3
+                    let n = min(8, bw - x1)
+                    let raw = UnsafeMutableRawPointer(dp)
+                    if n == 8 && xb + x1 + 8 < width {
+                        // Each 4-byte store's spare byte lands on the next pixel, written after it.
+                        for i in 0..<8 { raw.storeBytes(of: px[i], toByteOffset: 3 * i, as: UInt32.self) }
+                    } else {
+                        for i in 0..<n {
+                            if i + 1 < n || xb + x1 + n < width {
+                                raw.storeBytes(of: px[i], toByteOffset: 3 * i, as: UInt32.self)
+                            } else {
+                                raw.storeBytes(of: UInt16(truncatingIfNeeded: px[i]), toByteOffset: 3 * i, as: UInt16.self)
+                                raw.storeBytes(of: UInt8(truncatingIfNeeded: px[i] >> 16), toByteOffset: 3 * i + 2, as: UInt8.self)
+                            }
+                        }
+                    }
+                    x1 += 8
+                }
+                xb += bw0
+            }
         }
     }
 }
