@@ -162,18 +162,17 @@ private func warpRowsRGB(_ image: Image, transform: PerspectiveTransform, width:
     let half = I8(repeating: 1 << 14)
     image.pixels.withUnsafeBufferPointer { srcBuf in
         let raw = UnsafeRawPointer(srcBuf.baseAddress!)
-        /// `clampRound` on four lanes.
+        /// `clampRound` on four lanes, clamping in `Double` first (NaN → `INT_MAX` as there): the bounds
+        /// themselves are integers, so rounding the clamped value gives the clamped rounded value.
         @inline(__always) func clampRound4(_ v: D4) -> SIMD4<Int32> {
-            let bits = unsafeBitCast(v + magic, to: SIMD4<Int64>.self)
-            var r = SIMD4<Int64>(truncatingIfNeeded: SIMD4<Int32>(truncatingIfNeeded: bits))
-            r.replace(with: Int64(Int32.min), where: v .<= minInt)
-            r.replace(with: Int64(Int32.max), where: .!(v .< maxInt))
-            return SIMD4<Int32>(truncatingIfNeeded: r)
+            let upper = maxInt.replacing(with: v, where: v .< maxInt)  // NaN → INT_MAX
+            let c = minInt.replacing(with: upper, where: upper .> minInt)
+            return SIMD4<Int32>(truncatingIfNeeded: unsafeBitCast(c + magic, to: SIMD4<Int64>.self))
         }
         @inline(__always) func lower(_ a: I8, _ b: I8) -> I8 { a.replacing(with: b, where: b .< a) }
         @inline(__always) func upper(_ a: I8, _ b: I8) -> I8 { a.replacing(with: b, where: b .> a) }
         @inline(__always) func word(_ offset: Int32, _ delta: Int) -> UInt32 {
-            raw.loadUnaligned(fromByteOffset: Int(offset) &+ delta, as: UInt32.self)
+            raw.loadUnaligned(fromByteOffset: Int(UInt32(bitPattern: offset)) &+ delta, as: UInt32.self)
         }
         /// The words at `o[i] + delta` of the 8 lanes.
         @inline(__always) func words(_ o: I8, _ delta: Int) -> SIMD8<UInt32> {
@@ -243,7 +242,15 @@ private func warpRowsRGB(_ image: Image, transform: PerspectiveTransform, width:
                     let dp = out + (y * width + xb + x1) * 3
                     let n = min(8, bw - x1)
                     let raw = UnsafeMutableRawPointer(dp)
-                    if n == 8 && xb + x1 + 8 < width {
+                    if n == 8 && xb + x1 + 10 <= width {
+                        // Two 16-byte stores of 12 bytes each; the 4 spare bytes land on the next two pixels
+                        // of the row, written after them.
+                        let b = unsafeBitCast(px, to: SIMD32<UInt8>.self)
+                        let lo = SIMD16<UInt8>(b[0], b[1], b[2], b[4], b[5], b[6], b[8], b[9], b[10], b[12], b[13], b[14], 0, 0, 0, 0)
+                        let hi = SIMD16<UInt8>(b[16], b[17], b[18], b[20], b[21], b[22], b[24], b[25], b[26], b[28], b[29], b[30], 0, 0, 0, 0)
+                        raw.storeBytes(of: lo, toByteOffset: 0, as: SIMD16<UInt8>.self)
+                        raw.storeBytes(of: hi, toByteOffset: 12, as: SIMD16<UInt8>.self)
+                    } else if n == 8 && xb + x1 + 8 < width {
                         // Each 4-byte store's spare byte lands on the next pixel, written after it.
                         for i in 0..<8 { raw.storeBytes(of: px[i], toByteOffset: 3 * i, as: UInt32.self) }
                     } else {
