@@ -171,101 +171,118 @@ private func warpRowsRGB(_ image: Image, transform: PerspectiveTransform, width:
         }
         @inline(__always) func lower(_ a: I8, _ b: I8) -> I8 { a.replacing(with: b, where: b .< a) }
         @inline(__always) func upper(_ a: I8, _ b: I8) -> I8 { a.replacing(with: b, where: b .> a) }
-        @inline(__always) func word(_ offset: Int32, _ delta: Int) -> UInt32 {
-            raw.loadUnaligned(fromByteOffset: Int(UInt32(bitPattern: offset)) &+ delta, as: UInt32.self)
+        /// The 4-byte words at `o[i] + delta` of the 8 lanes, `o` read as 8 offsets from memory.
+        @inline(__always) func words(_ o: UnsafeRawPointer, _ delta: Int) -> SIMD8<UInt32> {
+            @inline(__always) func word(_ i: Int) -> UInt32 {
+                raw.loadUnaligned(fromByteOffset: Int(o.load(fromByteOffset: 4 * i, as: UInt32.self)) &+ delta, as: UInt32.self)
+            }
+            return SIMD8(word(0), word(1), word(2), word(3), word(4), word(5), word(6), word(7))
         }
-        /// The words at `o[i] + delta` of the 8 lanes.
-        @inline(__always) func words(_ o: I8, _ delta: Int) -> SIMD8<UInt32> {
-            SIMD8(word(o[0], delta), word(o[1], delta), word(o[2], delta), word(o[3], delta),
-                  word(o[4], delta), word(o[5], delta), word(o[6], delta), word(o[7], delta))
-        }
-        for y in rows {
-            let yd = Double(y)
-            var xb = 0
-            while xb < width {
-                let bw = min(bw0, width - xb)
-                let xbd = Double(xb)
-                let x0 = m0 * xbd + m1 * yd + m2
-                let y0 = m3 * xbd + m4 * yd + m5
-                let w0 = m6 * xbd + m7 * yd + m8
-                let vx0 = D4(repeating: x0), vy0 = D4(repeating: y0), vw0 = D4(repeating: w0)
-                /// The reference's `X`, `Y` for block columns `x1d` (no contraction into FMAs).
-                @inline(__always) func coordinates(_ x1d: D4) -> (SIMD4<Int32>, SIMD4<Int32>) {
-                    var w = vw0 + vm6 * x1d
-                    w = (tabScale / w).replacing(with: 0, where: w .== 0)
-                    return (clampRound4((vx0 + vm0 * x1d) * w), clampRound4((vy0 + vm3 * x1d) * w))
-                }
-                var x1 = 0
-                while x1 < bw {
-                    let first = D4(repeating: Double(x1))
-                    let (xa, ya) = coordinates(first + lanesLo)
-                    let (xc, yc) = coordinates(first + lanesHi)
-                    let X = I8(lowHalf: xa, highHalf: xc), Y = I8(lowHalf: ya, highHalf: yc)
-                    // Source cell (saturated to Int16 like OpenCV's XY map) and sub-pixel weights.
-                    let sx = upper(lower(X &>> Int32(interBits), hi16), lo16)
-                    let sy = upper(lower(Y &>> Int32(interBits), hi16), lo16)
-                    let fx = X & 31, fy = Y & 31
-                    let gx = 32 &- fx, gy = 32 &- fy
-                    let atCorner = (fx | fy) .== zero
-                    var w00 = ((gx &* gy) &<< 5).replacing(with: 32767, where: atCorner)
-                    var w01 = (fx &* gy) &<< 5, w10 = (gx &* fy) &<< 5
-                    var w11 = ((fx &* fy) &<< 5).replacing(with: 1, where: atCorner)
-                    if zeroBorder {
-                        let in0 = (sx .>= zero) .& (sx .< swV), in1 = (sx .>= minusOne) .& (sx .< sw1)
-                        let row0 = (sy .>= zero) .& (sy .< shV), row1 = (sy .>= minusOne) .& (sy .< sh1)
-                        w00.replace(with: 0, where: .!(in0 .& row0))
-                        w01.replace(with: 0, where: .!(in1 .& row0))
-                        w10.replace(with: 0, where: .!(in0 .& row1))
-                        w11.replace(with: 0, where: .!(in1 .& row1))
+        // Up to 4 groups of 8 pixels at a time: first their offsets and weights (into `plan`), then their
+        // taps, so neither pass waits on the other's long dependency chain.
+        let chunk = 4 * 8
+        withUnsafeTemporaryAllocation(of: I8.self, capacity: 6 * chunk / 8) { planBuffer in
+            let plan = planBuffer.baseAddress!
+            for y in rows {
+                let yd = Double(y)
+                var xb = 0
+                while xb < width {
+                    let bw = min(bw0, width - xb)
+                    let xbd = Double(xb)
+                    let x0 = m0 * xbd + m1 * yd + m2
+                    let y0 = m3 * xbd + m4 * yd + m5
+                    let w0 = m6 * xbd + m7 * yd + m8
+                    let vx0 = D4(repeating: x0), vy0 = D4(repeating: y0), vw0 = D4(repeating: w0)
+                    /// The reference's `X`, `Y` for block columns `x1d` (no contraction into FMAs).
+                    @inline(__always) func coordinates(_ x1d: D4) -> (SIMD4<Int32>, SIMD4<Int32>) {
+                        var w = vw0 + vm6 * x1d
+                        w = (tabScale / w).replacing(with: 0, where: w .== 0)
+                        return (clampRound4((vx0 + vm0 * x1d) * w), clampRound4((vy0 + vm3 * x1d) * w))
                     }
-                    // Which column of the pair each tap reads: tap 0 the right one when clamped onto the last
-                    // column, tap 1 the left one when clamped onto column 0.
-                    let tap0Right = sx .>= sw1, tap1Left = sx .< zero
-                    let wTopL = w00.replacing(with: 0, where: tap0Right) &+ w01.replacing(with: 0, where: .!tap1Left)
-                    let wTopR = w00.replacing(with: 0, where: .!tap0Right) &+ w01.replacing(with: 0, where: tap1Left)
-                    let wBotL = w10.replacing(with: 0, where: tap0Right) &+ w11.replacing(with: 0, where: .!tap1Left)
-                    let wBotR = w10.replacing(with: 0, where: .!tap0Right) &+ w11.replacing(with: 0, where: tap1Left)
-                    let xl = upper(lower(sx, sw2), zero) &* 3
-                    let oTop = upper(lower(sy, sh1), zero) &* sstep &+ xl
-                    let oBot = upper(lower(sy &+ 1, sh1), zero) &* sstep &+ xl
-                    let a = words(oTop, 0), b = words(oTop, 2), c = words(oBot, 0), d = words(oBot, 2)
-                    @inline(__always) func channel(_ left: SIMD8<UInt32>, _ shiftL: UInt32, _ right: SIMD8<UInt32>, _ shiftR: UInt32,
-                                                   _ left2: SIMD8<UInt32>, _ right2: SIMD8<UInt32>) -> I8 {
-                        let pTL = I8(truncatingIfNeeded: (left &>> shiftL) & byte)
-                        let pTR = I8(truncatingIfNeeded: (right &>> shiftR) & byte)
-                        let pBL = I8(truncatingIfNeeded: (left2 &>> shiftL) & byte)
-                        let pBR = I8(truncatingIfNeeded: (right2 &>> shiftR) & byte)
-                        return (pTL &* wTopL &+ pTR &* wTopR &+ pBL &* wBotL &+ pBR &* wBotR &+ half) &>> 15
-                    }
-                    let r = channel(a, 0, b, 8, c, d), g = channel(a, 8, b, 16, c, d), bl = channel(a, 16, b, 24, c, d)
-                    let px = SIMD8<UInt32>(truncatingIfNeeded: r | g &<< 8 | bl &<< 16)
-                    let dp = out + (y * width + xb + x1) * 3
-                    let n = min(8, bw - x1)
-                    let raw = UnsafeMutableRawPointer(dp)
-                    if n == 8 && xb + x1 + 10 <= width {
-                        // Two 16-byte stores of 12 bytes each; the 4 spare bytes land on the next two pixels
-                        // of the row, written after them.
-                        let b = unsafeBitCast(px, to: SIMD32<UInt8>.self)
-                        let lo = SIMD16<UInt8>(b[0], b[1], b[2], b[4], b[5], b[6], b[8], b[9], b[10], b[12], b[13], b[14], 0, 0, 0, 0)
-                        let hi = SIMD16<UInt8>(b[16], b[17], b[18], b[20], b[21], b[22], b[24], b[25], b[26], b[28], b[29], b[30], 0, 0, 0, 0)
-                        raw.storeBytes(of: lo, toByteOffset: 0, as: SIMD16<UInt8>.self)
-                        raw.storeBytes(of: hi, toByteOffset: 12, as: SIMD16<UInt8>.self)
-                    } else if n == 8 && xb + x1 + 8 < width {
-                        // Each 4-byte store's spare byte lands on the next pixel, written after it.
-                        for i in 0..<8 { raw.storeBytes(of: px[i], toByteOffset: 3 * i, as: UInt32.self) }
-                    } else {
-                        for i in 0..<n {
-                            if i + 1 < n || xb + x1 + n < width {
-                                raw.storeBytes(of: px[i], toByteOffset: 3 * i, as: UInt32.self)
-                            } else {
-                                raw.storeBytes(of: UInt16(truncatingIfNeeded: px[i]), toByteOffset: 3 * i, as: UInt16.self)
-                                raw.storeBytes(of: UInt8(truncatingIfNeeded: px[i] >> 16), toByteOffset: 3 * i + 2, as: UInt8.self)
+                    var x1 = 0
+                    while x1 < bw {
+                        let chunkEnd = min(x1 + chunk, bw)
+                        var p = plan
+                        var x = x1
+                        while x < chunkEnd {
+                            let first = D4(repeating: Double(x))
+                            let (xa, ya) = coordinates(first + lanesLo)
+                            let (xc, yc) = coordinates(first + lanesHi)
+                            let X = I8(lowHalf: xa, highHalf: xc), Y = I8(lowHalf: ya, highHalf: yc)
+                            // Source cell (saturated to Int16 like OpenCV's XY map) and sub-pixel weights.
+                            let sx = upper(lower(X &>> Int32(interBits), hi16), lo16)
+                            let sy = upper(lower(Y &>> Int32(interBits), hi16), lo16)
+                            let fx = X & 31, fy = Y & 31
+                            let gx = 32 &- fx, gy = 32 &- fy
+                            let atCorner = (fx | fy) .== zero
+                            var w00 = ((gx &* gy) &<< 5).replacing(with: 32767, where: atCorner)
+                            var w01 = (fx &* gy) &<< 5, w10 = (gx &* fy) &<< 5
+                            var w11 = ((fx &* fy) &<< 5).replacing(with: 1, where: atCorner)
+                            if zeroBorder {
+                                let in0 = (sx .>= zero) .& (sx .< swV), in1 = (sx .>= minusOne) .& (sx .< sw1)
+                                let row0 = (sy .>= zero) .& (sy .< shV), row1 = (sy .>= minusOne) .& (sy .< sh1)
+                                w00.replace(with: 0, where: .!(in0 .& row0))
+                                w01.replace(with: 0, where: .!(in1 .& row0))
+                                w10.replace(with: 0, where: .!(in0 .& row1))
+                                w11.replace(with: 0, where: .!(in1 .& row1))
                             }
+                            // Which column of the pair each tap reads: tap 0 the right one when clamped onto the
+                            // last column, tap 1 the left one when clamped onto column 0.
+                            let tap0Right = sx .>= sw1, tap1Left = sx .< zero
+                            let xl = upper(lower(sx, sw2), zero) &* 3
+                            p[0] = upper(lower(sy, sh1), zero) &* sstep &+ xl
+                            p[1] = upper(lower(sy &+ 1, sh1), zero) &* sstep &+ xl
+                            p[2] = w00.replacing(with: 0, where: tap0Right) &+ w01.replacing(with: 0, where: .!tap1Left)
+                            p[3] = w00.replacing(with: 0, where: .!tap0Right) &+ w01.replacing(with: 0, where: tap1Left)
+                            p[4] = w10.replacing(with: 0, where: tap0Right) &+ w11.replacing(with: 0, where: .!tap1Left)
+                            p[5] = w10.replacing(with: 0, where: .!tap0Right) &+ w11.replacing(with: 0, where: tap1Left)
+                            p += 6
+                            x += 8
                         }
+                        p = plan
+                        x = x1
+                        while x < chunkEnd {
+                            let top = UnsafeRawPointer(p), bottom = UnsafeRawPointer(p + 1)
+                            let a = words(top, 0), b = words(top, 2), c = words(bottom, 0), d = words(bottom, 2)
+                            let wTopL = p[2], wTopR = p[3], wBotL = p[4], wBotR = p[5]
+                            @inline(__always) func channel(_ shiftL: UInt32, _ shiftR: UInt32) -> I8 {
+                                let pTL = I8(truncatingIfNeeded: (a &>> shiftL) & byte)
+                                let pTR = I8(truncatingIfNeeded: (b &>> shiftR) & byte)
+                                let pBL = I8(truncatingIfNeeded: (c &>> shiftL) & byte)
+                                let pBR = I8(truncatingIfNeeded: (d &>> shiftR) & byte)
+                                return (pTL &* wTopL &+ pTR &* wTopR &+ pBL &* wBotL &+ pBR &* wBotR &+ half) &>> 15
+                            }
+                            let px = SIMD8<UInt32>(truncatingIfNeeded: channel(0, 8) | channel(8, 16) &<< 8 | channel(16, 24) &<< 16)
+                            let n = min(8, chunkEnd - x)
+                            let dp = UnsafeMutableRawPointer(out + (y * width + xb + x) * 3)
+                            if n == 8 && xb + x + 10 <= width {
+                                // Two 16-byte stores of 12 bytes each; the 4 spare bytes land on the next two
+                                // pixels of the row, written after them.
+                                let v = unsafeBitCast(px, to: SIMD32<UInt8>.self)
+                                let lo = SIMD16<UInt8>(v[0], v[1], v[2], v[4], v[5], v[6], v[8], v[9], v[10], v[12], v[13], v[14], 0, 0, 0, 0)
+                                let hi = SIMD16<UInt8>(v[16], v[17], v[18], v[20], v[21], v[22], v[24], v[25], v[26], v[28], v[29], v[30],
+                                                       0, 0, 0, 0)
+                                dp.storeBytes(of: lo, toByteOffset: 0, as: SIMD16<UInt8>.self)
+                                dp.storeBytes(of: hi, toByteOffset: 12, as: SIMD16<UInt8>.self)
+                            } else {
+                                // 4-byte stores whose spare byte lands on the next pixel (written after it), except
+                                // for the row's last pixel.
+                                for i in 0..<n {
+                                    if i + 1 < n || xb + x + n < width {
+                                        dp.storeBytes(of: px[i], toByteOffset: 3 * i, as: UInt32.self)
+                                    } else {
+                                        dp.storeBytes(of: UInt16(truncatingIfNeeded: px[i]), toByteOffset: 3 * i, as: UInt16.self)
+                                        dp.storeBytes(of: UInt8(truncatingIfNeeded: px[i] >> 16), toByteOffset: 3 * i + 2, as: UInt8.self)
+                                    }
+                                }
+                            }
+                            p += 6
+                            x += 8
+                        }
+                        x1 = chunkEnd
                     }
-                    x1 += 8
+                    xb += bw0
                 }
-                xb += bw0
             }
         }
     }
