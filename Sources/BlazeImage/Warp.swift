@@ -154,9 +154,9 @@ private func warpRowsRGB(_ image: Image, transform: PerspectiveTransform, width:
     let magic = D4(repeating: 6755399441055744.0)
     let vm0 = D4(repeating: m0), vm3 = D4(repeating: m3), vm6 = D4(repeating: m6)
     let sstep = I8(repeating: Int32(sw * 3))
-    let swV = I8(repeating: Int32(sw)), sw1 = I8(repeating: Int32(sw - 1)), sw2 = I8(repeating: Int32(sw - 2))
+    let sw1 = I8(repeating: Int32(sw - 1)), sw2 = I8(repeating: Int32(sw - 2))
     let shV = I8(repeating: Int32(sh)), sh1 = I8(repeating: Int32(sh - 1))
-    let zero = I8(repeating: 0), minusOne = I8(repeating: -1)
+    let zero = I8(repeating: 0), minusOne = I8(repeating: -1), minusTwo = I8(repeating: -2)
     let lo16 = I8(repeating: -32768), hi16 = I8(repeating: 32767)
     let byte = SIMD8<UInt32>(repeating: 255)
     let half = I8(repeating: 1 << 14)
@@ -171,6 +171,7 @@ private func warpRowsRGB(_ image: Image, transform: PerspectiveTransform, width:
         }
         @inline(__always) func lower(_ a: I8, _ b: I8) -> I8 { a.replacing(with: b, where: b .< a) }
         @inline(__always) func upper(_ a: I8, _ b: I8) -> I8 { a.replacing(with: b, where: b .> a) }
+        @inline(__always) func mask(_ m: SIMDMask<I8.MaskStorage>) -> I8 { zero.replacing(with: -1, where: m) }
         /// The 4-byte words at `o[i] + delta` of the 8 lanes, `o` read as 8 offsets from memory.
         @inline(__always) func words(_ o: UnsafeRawPointer, _ delta: Int) -> SIMD8<UInt32> {
             @inline(__always) func word(_ i: Int) -> UInt32 {
@@ -215,27 +216,33 @@ private func warpRowsRGB(_ image: Image, transform: PerspectiveTransform, width:
                             let fx = X & 31, fy = Y & 31
                             let gx = 32 &- fx, gy = 32 &- fy
                             let atCorner = (fx | fy) .== zero
-                            var w00 = ((gx &* gy) &<< 5).replacing(with: 32767, where: atCorner)
-                            var w01 = (fx &* gy) &<< 5, w10 = (gx &* fy) &<< 5
-                            var w11 = ((fx &* fy) &<< 5).replacing(with: 1, where: atCorner)
-                            if zeroBorder {
-                                let in0 = (sx .>= zero) .& (sx .< swV), in1 = (sx .>= minusOne) .& (sx .< sw1)
-                                let row0 = (sy .>= zero) .& (sy .< shV), row1 = (sy .>= minusOne) .& (sy .< sh1)
-                                w00.replace(with: 0, where: .!(in0 .& row0))
-                                w01.replace(with: 0, where: .!(in1 .& row0))
-                                w10.replace(with: 0, where: .!(in0 .& row1))
-                                w11.replace(with: 0, where: .!(in1 .& row1))
-                            }
-                            // Which column of the pair each tap reads: tap 0 the right one when clamped onto the
-                            // last column, tap 1 the left one when clamped onto column 0.
-                            let tap0Right = sx .>= sw1, tap1Left = sx .< zero
+                            let w00 = ((gx &* gy) &<< 5).replacing(with: 32767, where: atCorner)
+                            let w01 = (fx &* gy) &<< 5, w10 = (gx &* fy) &<< 5
+                            let w11 = ((fx &* fy) &<< 5).replacing(with: 1, where: atCorner)
+                            // Each row's taps are read from the column pair (xl, xl + 1). Lane masks (−1 or 0) say
+                            // which tap weighs on which column: tap 0 on the right one only when clamped onto the
+                            // last column, tap 1 on the left one only when clamped onto column 0; with the zero
+                            // border a tap outside the image weighs nowhere, and neither does a row outside it.
                             let xl = upper(lower(sx, sw2), zero) &* 3
+                            let wTopL: I8, wTopR: I8, wBotL: I8, wBotR: I8
+                            if zeroBorder {
+                                let t0L = mask(sx .> minusOne) & mask(sx .< sw1)   // 0 ≤ sx ≤ sw − 2
+                                let t0R = mask(sx .== sw1), t1L = mask(sx .== minusOne), t1R = t0L
+                                let top = mask(sy .> minusOne) & mask(sy .< shV), bottom = mask(sy .> minusTwo) & mask(sy .< sh1)
+                                wTopL = ((w00 & t0L) &+ (w01 & t1L)) & top
+                                wTopR = ((w00 & t0R) &+ (w01 & t1R)) & top
+                                wBotL = ((w10 & t0L) &+ (w11 & t1L)) & bottom
+                                wBotR = ((w10 & t0R) &+ (w11 & t1R)) & bottom
+                            } else {
+                                let t0R = sx .>= sw1, t1L = sx .< zero
+                                wTopL = w00.replacing(with: 0, where: t0R) &+ w01.replacing(with: 0, where: .!t1L)
+                                wTopR = w00.replacing(with: 0, where: .!t0R) &+ w01.replacing(with: 0, where: t1L)
+                                wBotL = w10.replacing(with: 0, where: t0R) &+ w11.replacing(with: 0, where: .!t1L)
+                                wBotR = w10.replacing(with: 0, where: .!t0R) &+ w11.replacing(with: 0, where: t1L)
+                            }
                             p[0] = upper(lower(sy, sh1), zero) &* sstep &+ xl
                             p[1] = upper(lower(sy &+ 1, sh1), zero) &* sstep &+ xl
-                            p[2] = w00.replacing(with: 0, where: tap0Right) &+ w01.replacing(with: 0, where: .!tap1Left)
-                            p[3] = w00.replacing(with: 0, where: .!tap0Right) &+ w01.replacing(with: 0, where: tap1Left)
-                            p[4] = w10.replacing(with: 0, where: tap0Right) &+ w11.replacing(with: 0, where: .!tap1Left)
-                            p[5] = w10.replacing(with: 0, where: .!tap0Right) &+ w11.replacing(with: 0, where: tap1Left)
+                            p[2] = wTopL; p[3] = wTopR; p[4] = wBotL; p[5] = wBotR
                             p += 6
                             x += 8
                         }
