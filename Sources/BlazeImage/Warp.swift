@@ -34,6 +34,17 @@ let bilinearTabFixed: [Int32] = {
     return t
 }()
 
+/// The entries of ``bilinearTabFixed`` for sub-pixel positions `fx`, `fy` (each 0…31) on 8 lanes, computed
+/// instead of looked up: `(32−fx)(32−fy)·32`, `fx(32−fy)·32`, `(32−fx)fy·32`, `fx·fy·32`, except
+/// `(32767, 0, 0, 1)` at (0, 0).
+@inline(__always)
+func bilinearWeightsFixed(fx: SIMD8<Int32>, fy: SIMD8<Int32>) -> (SIMD8<Int32>, SIMD8<Int32>, SIMD8<Int32>, SIMD8<Int32>) {
+    let gx = 32 &- fx, gy = 32 &- fy
+    let atCorner = (fx | fy) .== SIMD8<Int32>(repeating: 0)
+    return (((gx &* gy) &<< 5).replacing(with: 32767, where: atCorner), (fx &* gy) &<< 5, (gx &* fy) &<< 5,
+            ((fx &* fy) &<< 5).replacing(with: 1, where: atCorner))
+}
+
 /// OpenCV's float bilinear table (`initInterTab2D(INTER_LINEAR, fixpt = false)`): products of
 /// `1 − k/32` and `k/32` in `Float` (all exact).
 let bilinearTabFloat: [Float] = {
@@ -214,11 +225,7 @@ private func warpRowsRGB(_ image: Image, transform: PerspectiveTransform, width:
                             let sx = upper(lower(X &>> Int32(interBits), hi16), lo16)
                             let sy = upper(lower(Y &>> Int32(interBits), hi16), lo16)
                             let fx = X & 31, fy = Y & 31
-                            let gx = 32 &- fx, gy = 32 &- fy
-                            let atCorner = (fx | fy) .== zero
-                            let w00 = ((gx &* gy) &<< 5).replacing(with: 32767, where: atCorner)
-                            let w01 = (fx &* gy) &<< 5, w10 = (gx &* fy) &<< 5
-                            let w11 = ((fx &* fy) &<< 5).replacing(with: 1, where: atCorner)
+                            let (w00, w01, w10, w11) = bilinearWeightsFixed(fx: fx, fy: fy)
                             // Each row's taps are read from the column pair (xl, xl + 1). Lane masks (−1 or 0) say
                             // which tap weighs on which column: tap 0 on the right one only when clamped onto the
                             // last column, tap 1 on the left one only when clamped onto column 0; with the zero

@@ -100,16 +100,44 @@ import Testing
         }
     }
 
-    /// The vector path against its scalar twin: tiny and odd-sized sources (1×1 has no 4-byte taps at all),
-    /// rotations and perspective that run off every edge, both borders, outputs whose rows are not whole
-    /// vector blocks, and a band of rows on its own.
-    @Test func warpMatchesItsScalarTwin() throws {
-        var state: UInt32 = 0x2545_F491
-        func noise(_ n: Int) -> [UInt8] {
-            (0..<n).map { _ in state ^= state << 13; state ^= state >> 17; state ^= state << 5; return UInt8(truncatingIfNeeded: state >> 11) }
+    /// Runs the vector warp over all rows and over one band of rows, each into a buffer prefilled with a
+    /// sentinel and 8 bytes longer than the image, and expects the scalar twin's bytes in the rows asked for
+    /// and the sentinel everywhere else (a store running past a row's end or the buffer shows up here).
+    static func expectTwinsAgree(_ src: Image, _ t: PerspectiveTransform, width w: Int, height h: Int, _ border: BorderMode,
+                                 _ label: @autoclosure () -> String) {
+        let count = w * h * 3
+        var plain = [UInt8](repeating: 0, count: count)
+        plain.withUnsafeMutableBufferPointer {
+            warpPerspectiveRGBReference(src, transform: t, width: w, height: h, border: border, into: $0.baseAddress!)
         }
-        let sources = try [(1, 1), (2, 1), (1, 3), (3, 2), (5, 7), (64, 48), (129, 67)].map { w, h in
-            try Image(rgb: noise(w * h * 3), width: w, height: h)
+        let band = (h / 3)..<max(h / 3 + 1, h - h / 4)
+        for (rows, sentinel) in [(0..<h, UInt8(0xA5)), (band, 0x5A)] {
+            var fast = [UInt8](repeating: sentinel, count: count + 8)
+            fast.withUnsafeMutableBufferPointer {
+                warpPerspectiveRGB(src, transform: t, width: w, height: h, border: border, into: $0.baseAddress!, rows: rows)
+            }
+            let inside = (rows.lowerBound * w * 3)..<(rows.upperBound * w * 3)
+            let bad = inside.filter { fast[$0] != plain[$0] }.count
+            let stray = fast.indices.filter { !inside.contains($0) && fast[$0] != sentinel }
+            #expect(bad == 0 && stray.isEmpty,
+                    "\(label()) \(src.width)×\(src.height) → \(w)×\(h) \(border) rows \(rows): \(bad) bytes differ from the scalar twin, \(stray.count) written outside the rows (first at \(stray.first.map(String.init) ?? "-"))")
+        }
+    }
+
+    static func noiseImage(_ w: Int, _ h: Int, seed: UInt32) throws -> Image {
+        var state = seed
+        let bytes = (0..<(w * h * 3)).map { _ in
+            state ^= state << 13; state ^= state >> 17; state ^= state << 5; return UInt8(truncatingIfNeeded: state >> 11)
+        }
+        return try Image(rgb: bytes, width: w, height: h)
+    }
+
+    /// The vector path against its scalar twin: tiny and odd-sized sources (1×1 and 1-wide ones take the scalar
+    /// path, 2-wide ones have a single column pair), rotations and perspective that run off every edge, both
+    /// borders, outputs whose rows are not whole vector groups or blocks, and bands of rows on their own.
+    @Test func warpMatchesItsScalarTwin() throws {
+        let sources = try [(1, 1), (2, 1), (1, 3), (2, 2), (3, 2), (5, 7), (64, 48), (129, 67)].map { w, h in
+            try Self.noiseImage(w, h, seed: 0x2545_F491 &+ UInt32(w * 1000 + h))
         }
         for src in sources {
             let sw = Float(src.width), sh = Float(src.height)
@@ -121,23 +149,76 @@ import Testing
                 [SIMD2(0.5 * sw, 0.5 * sh), SIMD2(0.5 * sw, 0.49 * sh), SIMD2(0.51 * sw, 0.49 * sh), SIMD2(0.5 * sw, 0.5 * sh)],
             ]
             for (q, quad) in quads.enumerated() {
-                for (w, h) in [(1, 1), (7, 5), (13, 3), (33, 17), (256, 9)] {
+                for (w, h) in [(1, 1), (7, 5), (9, 2), (10, 1), (13, 3), (33, 17), (66, 17), (67, 16), (256, 9)] {
                     let t = PerspectiveTransform(sourceQuad: quad,
                                                  destinationQuad: [SIMD2(0, Float(h)), SIMD2(0, 0), SIMD2(Float(w), 0), SIMD2(Float(w), Float(h))])
                     for border in [BorderMode.zero, .replicate] {
-                        var fast = [UInt8](repeating: 0xAB, count: w * h * 3), plain = fast
-                        let band = (h / 3)..<h
-                        fast.withUnsafeMutableBufferPointer {
-                            warpPerspectiveRGB(src, transform: t, width: w, height: h, border: border, into: $0.baseAddress!, rows: band)
-                            warpPerspectiveRGB(src, transform: t, width: w, height: h, border: border, into: $0.baseAddress!,
-                                               rows: 0..<band.lowerBound)
-                        }
-                        plain.withUnsafeMutableBufferPointer {
-                            warpPerspectiveRGBReference(src, transform: t, width: w, height: h, border: border, into: $0.baseAddress!)
-                        }
-                        let bad = zip(fast, plain).filter { $0 != $1 }.count
-                        #expect(bad == 0, "\(src.width)×\(src.height) quad \(q) → \(w)×\(h) \(border): \(bad) bytes differ")
+                        Self.expectTwinsAgree(src, t, width: w, height: h, border, "quad \(q)")
                     }
+                }
+            }
+        }
+    }
+
+    /// Shifts that put samples exactly on, just inside and just outside the first and last source
+    /// rows and columns (whole pixels, where OpenCV's (0, 0) weights are `32767, 0, 0, 1`, and fractions),
+    /// for narrow sources and outputs 1…11 pixels wide.
+    @Test func warpTwinsAgreeOnEdgeShifts() throws {
+        for (sw, sh) in [(2, 1), (2, 3), (3, 1), (4, 2), (9, 3)] {
+            let src = try Self.noiseImage(sw, sh, seed: 0x9E37_79B9 &+ UInt32(sw * 100 + sh))
+            let s = Double(sw)
+            let xShifts = [-12, -2, -1.5, -1, -1.0 / 32, 0, 1.0 / 32, 0.5, s - 2, s - 1.5, s - 1, s - 1 + 1.0 / 32, s, s + 3]
+            let yShifts = [-1.0, -1.0 / 32, 0, 0.75, Double(sh) - 1, Double(sh) - 0.5, Double(sh)]
+            for w in 1...11 {
+                for tx in xShifts {
+                    for ty in yShifts {
+                        // Destination → source is (x + tx − (w − 1)·[tx ≥ s − 2], y + ty): the right end of a
+                        // row lands on the shift when it is near the last column.
+                        let dx = tx >= s - 2 ? tx - Double(w - 1) : tx
+                        let t = PerspectiveTransform(rowMajor: [1, 0, -dx, 0, 1, -ty, 0, 0, 1])
+                        for border in [BorderMode.zero, .replicate] {
+                            Self.expectTwinsAgree(src, t, width: w, height: 3, border, "shift (\(dx), \(ty))")
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Transforms whose coordinates leave the 1/32-pixel range: huge scales and shifts (saturated to
+    /// ±32768 pixels, or clamped to the Int32 range before that), a projective term that makes `W` exactly
+    /// 0 in the middle of a row and flips its sign, NaN and infinite elements, and singular matrices.
+    @Test func warpTwinsAgreeOnDegenerateTransforms() throws {
+        let src = try Self.noiseImage(7, 5, seed: 77)
+        let nan = Double.nan, inf = Double.infinity
+        let transforms: [[Double]] = [
+            [1e-5, 0, 0, 0, 1e-5, 0, 0, 0, 1],              // 10^5 source pixels per output pixel
+            [1, 0, 1e6, 0, 1, -1e6, 0, 0, 1], [1, 0, -3e9, 0, 1, 3e9, 0, 0, 1], [1, 0, 1048.6, 0, 1, 1048.9, 0, 0, 1],
+            [1e-160, 0, 0, 0, 1, 0, 0, 0, 1],               // inverse 1e160: beyond Int32 before rounding
+            [1, 0, 0, 0, 1, 0, 1, 0, -4],                   // inverse W = (x − 1)/4: 0 at x = 1
+            [1, 0.5, 0, -0.25, 1, 0, 0.5, 0.25, -2],
+            [nan, 0, 0, 0, 1, 0, 0, 0, 1], [1, 0, inf, 0, 1, 0, 0, 0, 1], [1, 0, 0, 0, 1, 0, 0, 0, -inf],
+            [Double](repeating: 0, count: 9), [1, 2, 3, 2, 4, 6, 0, 0, 1],
+        ]
+        for (i, m) in transforms.enumerated() {
+            for (w, h) in [(1, 1), (9, 3), (17, 2)] {
+                for border in [BorderMode.zero, .replicate] {
+                    Self.expectTwinsAgree(src, PerspectiveTransform(rowMajor: m), width: w, height: h, border, "transform \(i)")
+                }
+            }
+        }
+    }
+
+    /// The computed weights of the vector path are OpenCV's table, all 32×32 sub-pixel cells.
+    @Test func computedWeightsAreOpenCVsTable() {
+        for fy in Int32(0)..<32 {
+            for fx0 in stride(from: Int32(0), to: 32, by: 8) {
+                let fx = SIMD8<Int32>(0, 1, 2, 3, 4, 5, 6, 7) &+ fx0
+                let (w0, w1, w2, w3) = bilinearWeightsFixed(fx: fx, fy: SIMD8(repeating: fy))
+                for lane in 0..<8 {
+                    let i = Int(fy * 32 + fx[lane]) * 4
+                    let table = Array(bilinearTabFixed[i..<(i + 4)])
+                    #expect([w0[lane], w1[lane], w2[lane], w3[lane]] == table, "cell fx \(fx[lane]), fy \(fy)")
                 }
             }
         }
