@@ -129,12 +129,7 @@ public func warpPerspectiveRGB(_ image: Image, transform: PerspectiveTransform, 
         warpPerspectiveRGBReference(image, transform: transform, width: width, height: height, border: border, into: out, rows: rows)
         return
     }
-    // Two copies of the loop, so the border test folds away in each.
-    if border == .zero {
-        warpRowsRGB(image, transform: transform, width: width, height: height, zeroBorder: true, into: out, rows: rows)
-    } else {
-        warpRowsRGB(image, transform: transform, width: width, height: height, zeroBorder: false, into: out, rows: rows)
-    }
+    warpRowsRGB(image, transform: transform, width: width, height: height, zeroBorder: border == .zero, into: out, rows: rows)
 }
 
 /// The vector body of ``warpPerspectiveRGB(_:transform:width:height:border:into:rows:)`` for sources at
@@ -148,8 +143,8 @@ public func warpPerspectiveRGB(_ image: Image, transform: PerspectiveTransform, 
 /// 4-byte words at byte offsets `o` (R0 G0 B0 R1) and `o + 2` (B0 R1 G1 B1), which never reach past the
 /// row's last byte; a tap clamped onto the same column as the other adds its weight to that column.
 /// With the weights' sum at most 2^15 every sum stays in `0…255·2^15`, so Int32 arithmetic is exact and
-/// the result needs no clamping.
-@inline(__always)
+/// the result needs no clamping. (The Int16 saturation of the source cell is OpenCV's; with images at most
+/// 16384 pixels wide the clamping after it would give the same taps without it.)
 private func warpRowsRGB(_ image: Image, transform: PerspectiveTransform, width: Int, height: Int, zeroBorder: Bool,
                          into out: UnsafeMutablePointer<UInt8>, rows: Range<Int>) {
     let inv = transform.inverted().elements
@@ -191,7 +186,8 @@ private func warpRowsRGB(_ image: Image, transform: PerspectiveTransform, width:
             return SIMD8(word(0), word(1), word(2), word(3), word(4), word(5), word(6), word(7))
         }
         // Up to 4 groups of 8 pixels at a time: first their offsets and weights (into `plan`), then their
-        // taps, so neither pass waits on the other's long dependency chain.
+        // taps, so neither pass waits on the other's long dependency chain. `plan` is 768 bytes at SIMD8's
+        // 16-byte alignment, which `withUnsafeTemporaryAllocation` always places on the stack.
         let chunk = 4 * 8
         withUnsafeTemporaryAllocation(of: I8.self, capacity: 6 * chunk / 8) { planBuffer in
             let plan = planBuffer.baseAddress!
