@@ -144,13 +144,13 @@ struct ModelsBenchmark: ParsableCommand {
         let kernels = session.kernelNames
         if allNodes { slowest.sort { $0.0 < $1.0 } }
         for (i, p) in slowest.prefix(allNodes ? slowest.count : topNodes) {
-            let node = g.nodes[i]
+            let n = session.stepNodes[i], node = g.nodes[n]
             let shapes = node.inputs.map { g.values[$0].shape.description }.joined(separator: " ")
             let out = g.values[node.outputs[0]].shape
             let flops = Self.flops(node, in: g)
             let rate = flops > 0 ? "  \(fmt(Double(flops) / p.seconds / 1e9)) GFLOP/s" : ""
             let kernel = kernels[i].kernel.isEmpty ? "" : " [\(kernels[i].kernel)]"
-            print("      node \(i) \(p.op.rawValue)\(kernel) \(shapes) -> \(out): \(fmt(p.seconds * 1000)) ms\(rate)")
+            print("      node \(n) \(p.op.rawValue)\(kernel) \(shapes) -> \(out): \(fmt(p.seconds * 1000)) ms\(rate)")
         }
     }
 }

@@ -10,6 +10,12 @@ import Glibc
 /// each would cost more than the op. Workers spin briefly on a generation counter after each
 /// job and then sleep on a condition variable, so an idle pool costs no CPU.
 ///
+/// The spin has no `pause` hint: measured on the 2-core AMD EPYC VM of Benchmarks/RESULTS.md with a
+/// busy loop pinned to the second core, `pause` in the spin (about 27 ns each there, so with a spin
+/// budget of 1 << 12, 1 << 10 or, in the caller's wait, 1 << 7 rounds) made 2-thread medians and p90s
+/// worse (hand_landmark_lite p90 3.6 → 4.3–5.1 ms, pose_detection median 5.5 → 6.3–7.0 ms) and changed
+/// nothing on a quiet machine; the plain spin already beats LiteRT's 2-thread median and p90 there.
+///
 /// The pool is owned by one session; `parallelFor` must not be called concurrently or
 /// re-entrantly on the same pool. There is no global pool: each session creates its own with
 /// the thread count its options ask for.

@@ -113,6 +113,10 @@ public final class InferenceSession: @unchecked Sendable {
     private let steps: [any ExecutionStep]
     private let stepNames: [String]
     private let stepKinds: [OpKind]
+    /// The graph node each step runs, in run order (index into the model graph's `nodes`). A convolution
+    /// that absorbs the add and PReLU after it (``RuntimeOptions/fusesEpilogues``) is one step, listed under
+    /// the convolution's node; nodes no computed output needs have no step.
+    public let stepNodes: [Int]
 
     /// Loads and plans the model file at `path`.
     public convenience init(path: String, options: RuntimeOptions = RuntimeOptions()) throws {
@@ -217,6 +221,7 @@ public final class InferenceSession: @unchecked Sendable {
             stepNodes.append(n)
         }
         self.steps = steps
+        self.stepNodes = stepNodes
         stepNames = stepNodes.map { g.nodes[$0].name }
         stepKinds = stepNodes.map { g.nodes[$0].op }
     }

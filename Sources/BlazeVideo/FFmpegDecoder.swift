@@ -53,6 +53,8 @@ final class FFmpegDecoder: @unchecked Sendable {
     private var frame: UnsafeMutablePointer<AVFrame>?
     private var scaler: OpaquePointer?
     private let staging = RGBStaging()
+    /// Where frames handed back by the reader's user wait to be written over (``VideoFileReader/recycle(_:)``).
+    let recycler = PixelRecycler(limit: 4)
     /// The in-memory input, kept alive as long as libavformat reads through it.
     private let memory: MemoryIO?
     private var streamIndex: Int32 = -1
@@ -255,7 +257,8 @@ final class FFmpegDecoder: @unchecked Sendable {
                                      reason: "no conversion from pixel format \(frame.pointee.format) to RGB")
         }
         staging.convert(from: frame, with: scaler)
-        let upright = staging.packed(rotatedClockwiseBy: info.rotationDegrees)
+        let upright = staging.packed(rotatedClockwiseBy: info.rotationDegrees,
+                                     reusing: recycler.take(count: staging.width * staging.height * 3))
         let image = try Image(rgb: upright.pixels, width: upright.width, height: upright.height)
         var pts = frame.pointee.best_effort_timestamp
         if pts == blaze_av_nopts_value() { pts = frame.pointee.pts }

@@ -1,4 +1,5 @@
 import CFFmpeg
+import Foundation
 
 /// A 64-byte-aligned RGB24 buffer with 64-byte-aligned rows and spare rows at the end, for libswscale:
 /// its SIMD converters read and write whole vectors and may run a few bytes past a row's (and the
@@ -28,13 +29,30 @@ final class RGBStaging {
         return base!
     }
 
-    /// The staged pixels as a packed RGB array, turned clockwise by `degrees` (0, 90, 180 or 270).
-    func packed(rotatedClockwiseBy degrees: Int) -> (pixels: [UInt8], width: Int, height: Int) {
-        let w = width, h = height, rowStride = rowBytes
-        guard let src = base else { return ([], 0, 0) }
+    /// The staged pixels as a packed RGB array, turned clockwise by `degrees` (0, 90, 180 or 270), written
+    /// into `reusing` when that array has the right size (see ``PixelRecycler``), else into a new one.
+    func packed(rotatedClockwiseBy degrees: Int, reusing: consuming [UInt8]? = nil) -> (pixels: [UInt8], width: Int, height: Int) {
+        let w = width, h = height
+        guard base != nil else { return ([], 0, 0) }
         let (ow, oh) = degrees % 180 == 0 ? (w, h) : (h, w)
+        // Moved, not copied: a second reference would make the write below copy the whole array.
+        if var pixels = consume reusing, pixels.count == w * h * 3 {
+            pixels.withUnsafeMutableBufferPointer { write(rotatedClockwiseBy: degrees, into: $0.baseAddress!) }
+            return (pixels, ow, oh)
+        }
         let pixels = [UInt8](unsafeUninitializedCapacity: w * h * 3) { buffer, initialized in
-            let dst = buffer.baseAddress!
+            write(rotatedClockwiseBy: degrees, into: buffer.baseAddress!)
+            initialized = w * h * 3
+        }
+        return (pixels, ow, oh)
+    }
+
+    /// Writes the staged pixels, packed and turned clockwise by `degrees`, to `dst` (`width · height · 3` bytes).
+    private func write(rotatedClockwiseBy degrees: Int, into dst: UnsafeMutablePointer<UInt8>) {
+        let w = width, h = height, rowStride = rowBytes
+        guard let src = base else { return }
+        let ow = degrees % 180 == 0 ? w : h
+        do {
             switch degrees {
             case 90, 180, 270:
                 // Blocks of 32×32 source pixels keep both sides of the transpose in cache.
@@ -60,9 +78,7 @@ final class RGBStaging {
             default:
                 for y in 0..<h { (dst + y * w * 3).update(from: src + y * rowStride, count: w * 3) }
             }
-            initialized = w * h * 3
         }
-        return (pixels, ow, oh)
     }
 
     /// Copies packed RGB rows in (for encoding).
@@ -103,5 +119,38 @@ extension RGBStaging {
                 }
             }
         }
+    }
+}
+
+/// Pixel arrays of frames the reader's user is done with (``VideoFileReader/recycle(_:)``), for the decoder
+/// to write later frames into: a 1080p frame is 6 MB, and a fresh allocation of that size comes from the
+/// kernel as zeroed pages on every frame (measured: page clearing was the largest single cost of decoding
+/// a 1080p clip). Shared between the reader's user and the decoding thread, so guarded by a lock.
+final class PixelRecycler: @unchecked Sendable {
+    private let lock = NSLock()
+    private var arrays: [[UInt8]] = []
+    private let limit: Int
+    /// How many arrays ``take(count:)`` has handed out again (for tests).
+    private(set) var reuses = 0
+
+    init(limit: Int) { self.limit = limit }
+
+    func put(_ pixels: [UInt8]) {
+        lock.lock()
+        defer { lock.unlock() }
+        if arrays.count < limit { arrays.append(pixels) }
+    }
+
+    /// An array of `count` bytes handed back earlier, if any (others are dropped).
+    func take(count: Int) -> [UInt8]? {
+        lock.lock()
+        defer { lock.unlock() }
+        while let last = arrays.popLast() {
+            if last.count == count {
+                reuses += 1
+                return last
+            }
+        }
+        return nil
     }
 }

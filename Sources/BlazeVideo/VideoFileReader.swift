@@ -67,6 +67,8 @@ public final class VideoFileReader {
     private let options: Options
     private let source: FrameSource
     private var gate = TimestampGate()
+    private let recycler: PixelRecycler
+    private var handedBack: [[UInt8]] = []
 
     /// Opens `path` and reads its stream headers.
     ///
@@ -93,6 +95,7 @@ public final class VideoFileReader {
             throw VideoError.invalidOption(option: "decodeThreads", expected: "0...64", actual: "\(options.decodeThreads)")
         }
         let decoder = try FFmpegDecoder(path: path, memory: memory, decodeThreads: options.decodeThreads)
+        recycler = decoder.recycler
         self.path = path
         info = decoder.info
         self.options = options
@@ -101,9 +104,24 @@ public final class VideoFileReader {
 
     deinit { source.stop() }
 
+    /// Hands back a frame you are done with, so that the decoder writes a later frame into its pixel memory
+    /// instead of allocating new memory for every frame (6 MB at 1080p, which the kernel hands out as fresh
+    /// zeroed pages each time). Optional: frames not handed back are simply freed. Hand back only frames
+    /// whose image you no longer keep anywhere: a copy still held elsewhere stays valid, but the decoder then
+    /// pays for a copy of its own.
+    public func recycle(_ frame: consuming VideoFrame) {
+        // Passed on at the next `nextFrame()`: by then the caller's own binding of the frame (a loop
+        // variable, say) has ended, so the decoder finds the memory unshared and writes over it in place.
+        handedBack.append(frame.image.pixels)
+    }
+
+    /// Frames decoded into memory handed back by ``recycle(_:)`` so far.
+    var reusedFrameCount: Int { recycler.reuses }
+
     /// The next frame, or nil after the last one. Throws once at damaged or truncated data, after every
     /// frame decoded before it has been returned.
     public func nextFrame() throws -> VideoFrame? {
+        while let pixels = handedBack.popLast() { recycler.put(pixels) }
         while let frame = try source.next() {
             guard options.skipNonIncreasingTimestamps else { return frame }
             if let previous = gate.admit(frame.timestampMs) {
@@ -196,6 +214,7 @@ final class PrefetchingSource: FrameSource, @unchecked Sendable {
         if ended { return nil }
         while queue.count == head { condition.wait() }
         let item = queue[head]
+        queue[head] = .success(nil)   // the caller holds the frame now, alone (see `VideoFileReader.recycle`)
         head += 1
         if head > 16, head * 2 > queue.count { queue.removeFirst(head); head = 0 }
         condition.broadcast()

@@ -296,6 +296,7 @@ struct MediaRun<Result> {
                 if let previous = gate.admit(frame.timestampMs) {
                     warn("\(name): \(VideoFileReader.SkippedFrame(index: frame.index, timestampMs: frame.timestampMs, previousTimestampMs: previous))")
                     try overlayFrame(frame, lastResult)
+                    reader.recycle(frame)
                     continue
                 }
                 let result = try tracker.detect(frame.image, frame.timestampMs)
@@ -307,6 +308,7 @@ struct MediaRun<Result> {
                 lastResult = result
                 processed += 1
                 progress.update(done: processed, total: info.frameCount, label: name, unit: "frames")
+                reader.recycle(frame)
             }
         } catch {
             try? writer?.finish()   // keep the frames drawn so far playable

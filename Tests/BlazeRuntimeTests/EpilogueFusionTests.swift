@@ -47,8 +47,10 @@ import Testing
                         #expect(kernels.map(\.op) == [.conv2d, .conv2d, .conv2d, .conv2d], "\(kernels)")
                         #expect(kernels[1].kernel.hasSuffix("+add+prelu"), "\(kernels[1])")
                         #expect(kernels[3].kernel.hasSuffix("+add") && !kernels[2].kernel.contains("+"), "\(kernels)")
+                        #expect(session.stepNodes == [0, 1, 4, 5])
                     } else {
                         #expect(kernels.map(\.op) == [.conv2d, .conv2d, .add, .prelu, .conv2d, .conv2d, .add], "\(kernels)")
+                        #expect(session.stepNodes == Array(0..<7))
                     }
                     let outputs = try session.run(input)
                     guard let want = references[key] else { references[key] = outputs; continue }

@@ -97,6 +97,39 @@ func meanAbsoluteDifference(_ a: Image, _ b: Image) -> Double {
         }
     }
 
+    /// Frames handed back with `recycle` are written over by later frames (their memory is reused), and the
+    /// frames read that way are the same as without recycling, rotated or not, with or without the decoding
+    /// thread; a frame recycled while a copy of its image is still held keeps that copy intact.
+    @Test(arguments: [(0, 2), (90, 2), (0, 0)])
+    func recycledFramesAreReusedAndUnchanged(rotation: Int, prefetch: Int) throws {
+        let stamps = Array(stride(from: 0, to: 40 * 24, by: 40))
+        let path = try writeClip("recycle\(rotation).mp4", width: 64, height: 48, timestampsMs: stamps, rotation: rotation)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var options = VideoFileReader.Options()
+        options.prefetch = prefetch
+        let plain = readAll(path, options: options).frames
+        let reader = try VideoFileReader(path: path, options: options)
+        var recycled: Set<UInt> = [], reused = 0
+        var timestamps: [Int] = [], sameAsPlain: [Bool] = []
+        var kept: (index: Int, image: Image)?
+        while let frame = try reader.nextFrame() {
+            let address = frame.image.pixels.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
+            if recycled.contains(address) { reused += 1 }
+            timestamps.append(frame.timestampMs)
+            sameAsPlain.append(frame.image.pixels == plain[frame.index].image.pixels)
+            if frame.index == 5 { kept = (5, frame.image) }
+            recycled.insert(address)
+            reader.recycle(frame)
+        }
+        #expect(timestamps == plain.map(\.timestampMs))
+        #expect(sameAsPlain.allSatisfy { $0 }, "recycled reads differ from plain reads at \(sameAsPlain.indices.filter { !sameAsPlain[$0] })")
+        // Every frame decoded into handed-back memory was written in place, except the one whose image is kept.
+        #expect(reader.reusedFrameCount > stamps.count / 2 && reused >= reader.reusedFrameCount - 1,
+                "\(reader.reusedFrameCount) frames decoded into recycled memory, \(reused) at a recycled address")
+        let (index, image) = try #require(kept)
+        #expect(image == plain[index].image, "a frame's image kept by the caller changed after recycling")
+    }
+
     @Test func displayMatrixRotationIsApplied() throws {
         // Stored landscape 64×48 with a red left half; a 90° clockwise display rotation shows it as a
         // 48×64 portrait frame with the red half on top.
