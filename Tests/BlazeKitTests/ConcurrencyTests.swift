@@ -53,8 +53,9 @@ private func bits(_ r: HandLandmarkerResult) -> [UInt64] { bits(r.landmarks, r.w
 private final class ReleaseRecorder: PoseLandmarkerLiveStreamDelegate, HandLandmarkerLiveStreamDelegate, @unchecked Sendable {
     private let lock = NSLock()
     private var timestamps: [Int] = []
-    /// Callbacks that began after the releasing thread's `drop()` had returned.
+    /// Callbacks that began after the releasing thread's `drop()` had returned, and their timestamps.
     private var afterRelease = 0
+    private var afterReleaseTimestamps: [Int] = []
     /// Callbacks with an error or from another landmarker than the one watched.
     private var failures = 0
     private var releaseFinished = false
@@ -64,7 +65,10 @@ private final class ReleaseRecorder: PoseLandmarkerLiveStreamDelegate, HandLandm
 
     private func record(_ sender: AnyObject, _ timestamp: Int, _ error: (any Error)?) {
         lock.withLock {
-            if releaseFinished { afterRelease += 1 }
+            if releaseFinished {
+                afterRelease += 1
+                afterReleaseTimestamps.append(timestamp)
+            }
             if sender !== landmarker.value || error != nil { failures += 1 }
             timestamps.append(timestamp)
         }
@@ -72,6 +76,7 @@ private final class ReleaseRecorder: PoseLandmarkerLiveStreamDelegate, HandLandm
     }
 
     var snapshot: (timestamps: [Int], afterRelease: Int, failures: Int) { lock.withLock { (timestamps, afterRelease, failures) } }
+    var callbacksAfterRelease: [Int] { lock.withLock { afterReleaseTimestamps } }
     func markReleaseFinished() { lock.withLock { releaseFinished = true } }
 
     func poseLandmarker(_ poseLandmarker: PoseLandmarker, didFinishDetection result: PoseLandmarkerResult?,
@@ -220,12 +225,14 @@ private final class Holder<T: AnyObject>: @unchecked Sendable {
         #expect(gone.value == nil, "the landmarker is freed once the last call returns")
     }
 
-    /// A live-stream landmarker released by another thread while its scheduler processes a frame (one in
-    /// flight, one waiting): the release returns once the frame in flight is done (no inference outlives
-    /// the landmarker), the waiting frame is dropped, and no callback begins after the release returned —
-    /// the callbacks hold the landmarker weakly and it is gone. Four timings (0–9 ms into the frame), pose
-    /// and hand. (Whether frame 1 finishes before the release starts depends on the scheduler, so its
-    /// callback may or may not come; if it comes, it comes before the release returns.)
+    /// A live-stream landmarker released by another thread while its scheduler works through frames 1 and 2
+    /// (submitted back to back): the landmarker is freed (no inference outlives it), and no callback takes
+    /// the landmarker once it is gone — the callbacks hold it weakly. Four timings (0–9 ms after the
+    /// submissions), pose and hand. (How far the scheduler got before the release depends on the machine:
+    /// frame 2 may be dropped while waiting, or be processed and answered before the release. A callback that
+    /// took the landmarker just before the release may still be about to call the delegate when the release
+    /// returns; the landmarker is then freed on the callback queue when that callback returns. So at most
+    /// one callback begins after the release returned.)
     @Test(arguments: ["pose", "hand"])
     func liveStreamReleasedFromAnotherThreadWhileProcessing(_ task: String) throws {
         let image = try photo(task == "pose" ? "pose/mpii_052475643.png" : "hand/onehand10k_1402.png")
@@ -263,11 +270,11 @@ private final class Holder<T: AnyObject>: @unchecked Sendable {
                 return Date().timeIntervalSince(start)
             }
             let seconds = try releasing[0].get()
-            #expect(recorder.landmarker.value == nil, "round \(round): freed when the releasing thread let go")
             #expect(seconds < 20, "round \(round): the release took \(seconds) s")
             usleep(300_000)
+            #expect(recorder.landmarker.value == nil, "round \(round): freed once the releasing thread let go")
             let s = recorder.snapshot
-            #expect(s.afterRelease == 0 && s.failures == 0, "round \(round): \(s)")
+            #expect(s.failures == 0 && s.afterRelease <= 1, "round \(round): \(s), after the release: \(recorder.callbacksAfterRelease)")
             #expect(s.timestamps.first == 0 && zip(s.timestamps, s.timestamps.dropFirst()).allSatisfy { $0 < $1 }, "round \(round): \(s)")
         }
     }
