@@ -14,6 +14,8 @@ public struct ConvolutionEpilogue: @unchecked Sendable {
     /// PReLU slopes, one per output channel. Nil: no PReLU.
     public var preluAlpha: UnsafePointer<Float>?
 
+    /// An epilogue adding `residual` (nil: none) with the add's `residualClamp`, then applying PReLU with
+    /// `preluAlpha` (nil: none).
     public init(residual: UnsafePointer<Float>?, residualClamp: ClampBounds = .none, preluAlpha: UnsafePointer<Float>?) {
         self.residual = residual
         self.residualClamp = residualClamp
