@@ -30,6 +30,8 @@ struct NodeBinding {
     var sparseConvolution: SparseConvolution = .measured
     /// The add and PReLU a convolution absorbs (``EpilogueFusion``); nil for every other node.
     var epilogue: ConvolutionEpilogue? = nil
+    /// The session's threads, for planners that time candidate kernels as they would run.
+    var pool: WorkerPool? = nil
 
     func error(_ reason: String) -> RuntimeError {
         .invalidNode(index: index, op: node.op.rawValue, name: node.name, reason: reason)

@@ -213,7 +213,7 @@ public final class InferenceSession: @unchecked Sendable {
                                             return ClampBounds(min: b.min, max: b.max)
                                         } ?? .none,
                                         preluAlpha: group.prelu.map { UnsafePointer(pointer($0.alpha)) })
-                })
+                }, pool: pool)
             for o in step.outputs where g.values[o].constant != nil {
                 throw binding.error("writes constant value '\(g.values[o].name)'")
             }

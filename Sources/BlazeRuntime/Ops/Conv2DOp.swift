@@ -44,7 +44,7 @@ enum Conv2DOp: OpPlanner {
             switch b.sparseConvolution {
             case .sparse: return sparseStep(s, wide: wide)
             case .measured where Double(zeros) >= SparseConvolution.measuredMinimumZeroFraction * Double(count):
-                return faster(sparseStep(s, wide: wide), denseStep(s, tile: tile, wide: wide, inChannels: x.c))
+                return faster(sparseStep(s, wide: wide), denseStep(s, tile: tile, wide: wide, inChannels: x.c), pool: b.pool)
             default: break
             }
         }
@@ -104,13 +104,21 @@ enum Conv2DOp: OpPlanner {
         return s
     }
 
-    /// Whichever of two 1×1 steps `a` and `b` runs the node faster on this machine: each timed alone
-    /// (one thread) on the node's channel counts over its first ``timingPixels`` pixels (a slice
-    /// keeps planning quick; both kernels cost the same per pixel throughout), on a scratch input of
-    /// small values, in alternation, best of three runs after a warm-up. The two give identical
-    /// outputs, so the choice may differ between sessions and machines without changing results.
-    static func faster(_ a: Step, _ b: Step) -> Step {
-        let pixels = min(a.window.outputHeight * a.window.outputWidth, timingPixels)
+    /// Whichever of two 1×1 steps `a` and `b` runs the node faster on this machine, timed on a scratch
+    /// input of small values, in alternation, best of three runs after a warm-up. A map of at most
+    /// ``timingPixels`` pixels runs whole, as planned, on the session's `pool` when it has several
+    /// threads (how the work is split and the threads' shared caches decide: pose_detection's 14×14,
+    /// 1152 → 192 node is faster sparse on one thread and dense on two; timing it on one thread cost
+    /// pose_detection 7–10 % at 2 threads); a larger map is timed on one thread over its first
+    /// ``timingPixels`` pixels (a slice keeps planning quick; both kernels cost the same per pixel
+    /// throughout). The two give identical outputs, so the choice may differ between sessions and
+    /// machines without changing results.
+    static func faster(_ a: Step, _ b: Step, pool: WorkerPool? = nil) -> Step {
+        let all = a.window.outputHeight * a.window.outputWidth
+        let pixels = min(all, timingPixels)
+        // A whole small map runs as planned, on the session's threads: its split (pixels or outputs) and
+        // the threads' shared caches decide, not one thread's speed.
+        let whole = pixels == all && (pool?.threadCount ?? 1) > 1
         let input = UnsafeMutablePointer<Float>.allocate(capacity: pixels * a.inChannels)
         let output = UnsafeMutablePointer<Float>.allocate(capacity: pixels * a.outChannels)
         defer { input.deallocate(); output.deallocate() }
@@ -124,13 +132,14 @@ enum Conv2DOp: OpPlanner {
             var t = step
             t.input = UnsafePointer(input)
             t.output = output
+            t.epilogue = nil
             return t
         }
         var best = [UInt64.max, UInt64.max]
         for round in 0..<4 {
             for (i, t) in trial.enumerated() {
                 let t0 = DispatchTime.now().uptimeNanoseconds
-                t.runPointwise(pixels: 0..<pixels, task: 0)
+                if whole, let pool { t.run(pool: pool) } else { t.runPointwise(pixels: 0..<pixels, task: 0) }
                 let elapsed = DispatchTime.now().uptimeNanoseconds - t0
                 if round > 0 { best[i] = min(best[i], elapsed) }   // round 0 warms caches and code
             }
