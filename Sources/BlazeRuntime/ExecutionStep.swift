@@ -103,4 +103,3 @@ struct NodeBinding {
 func partition(_ count: Int, _ tasks: Int, _ task: Int) -> Range<Int> {
     (count * task / tasks)..<(count * (task + 1) / tasks)
 }
-

@@ -52,32 +52,30 @@ final class RGBStaging {
         let w = width, h = height, rowStride = rowBytes
         guard let src = base else { return }
         let ow = degrees % 180 == 0 ? w : h
-        do {
-            switch degrees {
-            case 90, 180, 270:
-                // Blocks of 32×32 source pixels keep both sides of the transpose in cache.
-                let block = 32
-                for by in stride(from: 0, to: h, by: block) {
-                    for bx in stride(from: 0, to: w, by: block) {
-                        for y in by..<min(by + block, h) {
-                            let row = src + y * rowStride
-                            for x in bx..<min(bx + block, w) {
-                                // Destination of stored pixel (x, y).
-                                let dx: Int, dy: Int
-                                switch degrees {
-                                case 90: dx = h - 1 - y; dy = x
-                                case 180: dx = w - 1 - x; dy = h - 1 - y
-                                default: dx = y; dy = w - 1 - x
-                                }
-                                let s = row + x * 3, d = dst + (dy * ow + dx) * 3
-                                d[0] = s[0]; d[1] = s[1]; d[2] = s[2]
+        switch degrees {
+        case 90, 180, 270:
+            // Blocks of 32×32 source pixels keep both sides of the transpose in cache.
+            let block = 32
+            for by in stride(from: 0, to: h, by: block) {
+                for bx in stride(from: 0, to: w, by: block) {
+                    for y in by..<min(by + block, h) {
+                        let row = src + y * rowStride
+                        for x in bx..<min(bx + block, w) {
+                            // Destination of stored pixel (x, y).
+                            let dx: Int, dy: Int
+                            switch degrees {
+                            case 90: dx = h - 1 - y; dy = x
+                            case 180: dx = w - 1 - x; dy = h - 1 - y
+                            default: dx = y; dy = w - 1 - x
                             }
+                            let s = row + x * 3, d = dst + (dy * ow + dx) * 3
+                            d[0] = s[0]; d[1] = s[1]; d[2] = s[2]
                         }
                     }
                 }
-            default:
-                for y in 0..<h { (dst + y * w * 3).update(from: src + y * rowStride, count: w * 3) }
             }
+        default:
+            for y in 0..<h { (dst + y * w * 3).update(from: src + y * rowStride, count: w * 3) }
         }
     }
 
@@ -130,8 +128,9 @@ final class PixelRecycler: @unchecked Sendable {
     private let lock = NSLock()
     private var arrays: [[UInt8]] = []
     private let limit: Int
+    private var handedOut = 0
     /// How many arrays ``take(count:)`` has handed out again (for tests).
-    private(set) var reuses = 0
+    var reuses: Int { lock.withLock { handedOut } }
 
     init(limit: Int) { self.limit = limit }
 
@@ -147,7 +146,7 @@ final class PixelRecycler: @unchecked Sendable {
         defer { lock.unlock() }
         while let last = arrays.popLast() {
             if last.count == count {
-                reuses += 1
+                handedOut += 1
                 return last
             }
         }

@@ -53,9 +53,8 @@ private func bits(_ r: HandLandmarkerResult) -> [UInt64] { bits(r.landmarks, r.w
 private final class ReleaseRecorder: PoseLandmarkerLiveStreamDelegate, HandLandmarkerLiveStreamDelegate, @unchecked Sendable {
     private let lock = NSLock()
     private var timestamps: [Int] = []
-    /// Callbacks that began after the releasing thread's `drop()` had returned, and their timestamps.
-    private var afterRelease = 0
-    private var afterReleaseTimestamps: [Int] = []
+    /// Timestamps of the callbacks that began after the releasing thread's `drop()` had returned.
+    private var afterRelease: [Int] = []
     /// Callbacks with an error or from another landmarker than the one watched.
     private var failures = 0
     private var releaseFinished = false
@@ -65,18 +64,14 @@ private final class ReleaseRecorder: PoseLandmarkerLiveStreamDelegate, HandLandm
 
     private func record(_ sender: AnyObject, _ timestamp: Int, _ error: (any Error)?) {
         lock.withLock {
-            if releaseFinished {
-                afterRelease += 1
-                afterReleaseTimestamps.append(timestamp)
-            }
+            if releaseFinished { afterRelease.append(timestamp) }
             if sender !== landmarker.value || error != nil { failures += 1 }
             timestamps.append(timestamp)
         }
         onCallback?(self, timestamp)
     }
 
-    var snapshot: (timestamps: [Int], afterRelease: Int, failures: Int) { lock.withLock { (timestamps, afterRelease, failures) } }
-    var callbacksAfterRelease: [Int] { lock.withLock { afterReleaseTimestamps } }
+    var snapshot: (timestamps: [Int], afterRelease: [Int], failures: Int) { lock.withLock { (timestamps, afterRelease, failures) } }
     func markReleaseFinished() { lock.withLock { releaseFinished = true } }
 
     func poseLandmarker(_ poseLandmarker: PoseLandmarker, didFinishDetection result: PoseLandmarkerResult?,
@@ -274,7 +269,7 @@ private final class Holder<T: AnyObject>: @unchecked Sendable {
             usleep(300_000)
             #expect(recorder.landmarker.value == nil, "round \(round): freed once the releasing thread let go")
             let s = recorder.snapshot
-            #expect(s.failures == 0 && s.afterRelease <= 1, "round \(round): \(s), after the release: \(recorder.callbacksAfterRelease)")
+            #expect(s.failures == 0 && s.afterRelease.count <= 1, "round \(round): \(s)")
             #expect(s.timestamps.first == 0 && zip(s.timestamps, s.timestamps.dropFirst()).allSatisfy { $0 < $1 }, "round \(round): \(s)")
         }
     }
@@ -311,6 +306,6 @@ private final class Holder<T: AnyObject>: @unchecked Sendable {
         recorder.markReleaseFinished()
         usleep(300_000)
         let s = recorder.snapshot
-        #expect(s.timestamps == [0] && s.afterRelease == 0 && s.failures == 0, "\(s)")
+        #expect(s.timestamps == [0] && s.afterRelease.isEmpty && s.failures == 0, "\(s)")
     }
 }

@@ -139,7 +139,7 @@ enum Conv2DOp: OpPlanner {
         for round in 0..<4 {
             for (i, t) in trial.enumerated() {
                 let t0 = DispatchTime.now().uptimeNanoseconds
-                if whole, let pool { t.run(pool: pool) } else { t.runPointwise(pixels: 0..<pixels, task: 0) }
+                if whole, let pool { t.run(pool: pool) } else { t.compute(units: 0..<pixels, task: 0) }
                 let elapsed = DispatchTime.now().uptimeNanoseconds - t0
                 if round > 0 { best[i] = min(best[i], elapsed) }   // round 0 warms caches and code
             }
@@ -197,22 +197,6 @@ enum Conv2DOp: OpPlanner {
             pool.parallelFor(tasks) { t in runTask(t) }
         }
 
-        /// Pixels `range` of a 1×1 step (`packed1x1`, pointwise `narrow` or `sparse`), with task `task`'s scratch.
-        func runPointwise(pixels range: Range<Int>, task: Int) {
-            switch variant {
-            case .packed1x1(let packed):
-                Conv2DKernel.packed1x1(input: input, weights: packed, output: output, pixels: range, clamp: clamp)
-            case .narrow(let packed) where packed.isPointwise:
-                NarrowConv2DKernel.run(input: input, weights: packed, output: output, rows: range, clamp: clamp,
-                                       scratch: scratch!.pointer + task * packed.scratchFloats)
-            case .sparse(let packed):
-                SparseConv1x1Kernel.run(input: input, weights: packed, output: output, pixels: range, clamp: clamp,
-                                        scratch: scratch!.pointer + task * packed.scratchFloats)
-            default:
-                preconditionFailure("Conv2DOp: \(kernelName) is not a 1×1 kernel")
-            }
-        }
-
         /// Task `t` of `tasks`: its share of the output pixels (rows for the narrow k×k kernel, output
         /// channels when ``splitsOutputs``), followed by the ``epilogue`` on each block the kernel wrote,
         /// in blocks of about ``epilogueBlockFloats`` outputs so that the epilogue reads them from cache.
@@ -268,7 +252,8 @@ enum Conv2DOp: OpPlanner {
             }
         }
 
-        /// The kernel on output pixels `units` (output rows for the narrow k×k kernel), with task `task`'s scratch.
+        /// The kernel on output pixels `units` (output rows for the narrow k×k kernel), with task `task`'s
+        /// scratch; no epilogue.
         func compute(units: Range<Int>, task t: Int) {
             switch variant {
             case .directFewOutputs:
