@@ -31,20 +31,23 @@ struct BodyCommand: ParsableCommand {
         request.maximumPeopleCount = maxPeople
         request.model = model == "lite" ? .lite : .full
         request.threadCount = input.threads
-        // Load the models once, up front, so a bad option is reported before any photo.
-        _ = try makeTask { try VNImageRequestHandler(image: Image(rgb: [0, 0, 0], width: 1, height: 1)).perform([request]) }
         let task = LandmarkTask<[BodyObservation]>(
-            detectPhoto: { image in
-                try VNImageRequestHandler(image: image).perform([request])
-                return (request.bodyResults ?? []).map { observation in
-                    var joints: [String: [Float]] = [:]
-                    for joint in observation.availableJointNames {
-                        if let p = try? observation.recognizedPoint(joint) { joints["\(joint)"] = [Float(p.x), Float(p.y), p.confidence] }
+            makePhotoDetector: {
+                // Load the models once, up front (MediaRun makes this before any photo), so a bad option is
+                // reported at once.
+                try VNImageRequestHandler(image: Image(rgb: [0, 0, 0], width: 1, height: 1)).perform([request])
+                return { image in
+                    try VNImageRequestHandler(image: image).perform([request])
+                    return (request.bodyResults ?? []).map { observation in
+                        var joints: [String: [Float]] = [:]
+                        for joint in observation.availableJointNames {
+                            if let p = try? observation.recognizedPoint(joint) { joints["\(joint)"] = [Float(p.x), Float(p.y), p.confidence] }
+                        }
+                        return BodyObservation(joints: joints)
                     }
-                    return BodyObservation(joints: joints)
                 }
             },
-            makeVideoTracker: { throw CLIError.notForThisCommand(path: "video", reason: "blaze body takes photos; use blaze pose for videos") },
+            makeVideoTracker: nil,
             record: { FrameRecord(source: $1, key: "observations", items: $0) },
             overlay: nil,
             sideFiles: nil,

@@ -42,9 +42,11 @@ struct HandCommand: ParsableCommand {
         options.minHandDetectionConfidence = minDetectionConfidence
         options.minHandPresenceConfidence = minPresenceConfidence
         options.minTrackingConfidence = minTrackingConfidence
-        let photos = try makeTask { try HandLandmarker(options: options) }
         let task = LandmarkTask<HandLandmarkerResult>(
-            detectPhoto: { try photos.detect(image: $0) },
+            makePhotoDetector: {
+                let photos = try HandLandmarker(options: options)
+                return { try photos.detect(image: $0) }
+            },
             makeVideoTracker: {
                 let video = options.copy()
                 video.runningMode = .video

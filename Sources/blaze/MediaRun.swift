@@ -152,10 +152,11 @@ extension VideoTracker {
 
 /// What a landmark subcommand plugs into the shared input loop.
 struct LandmarkTask<Result> {
-    /// IMAGE mode, for photos and `--raw` frames without `--video`.
-    var detectPhoto: (Image) throws -> Result
-    /// A new VIDEO-mode landmarker (one per video file, one for a `--video` sequence).
-    var makeVideoTracker: () throws -> VideoTracker<Result>
+    /// Makes the IMAGE-mode detector, for photos and `--raw` frames without `--video`.
+    var makePhotoDetector: () throws -> (Image) throws -> Result
+    /// A new VIDEO-mode landmarker (one per video file, one for a `--video` sequence); nil for a command
+    /// that takes photos only.
+    var makeVideoTracker: (() throws -> VideoTracker<Result>)?
     /// The JSON line for a result.
     var record: (Result, FrameSource) -> any Encodable
     /// The image with the result drawn on it (`--overlay-dir`, `--overlay-video`), if the command draws.
@@ -172,6 +173,7 @@ struct LandmarkTask<Result> {
 struct MediaRun<Result> {
     let options: InputOptions
     let task: LandmarkTask<Result>
+    private let landmarkers: Landmarkers<Result>
     /// `--overlay-dir`.
     let overlayDirectory: String?
     /// `--overlay-video`.
@@ -184,6 +186,7 @@ struct MediaRun<Result> {
         self.overlayDirectory = overlayDirectory
         self.overlayVideo = overlayVideo
         progress = ProgressLine(quiet: options.quiet)
+        landmarkers = Landmarkers(task)
     }
 
     func run() throws {
@@ -195,10 +198,12 @@ struct MediaRun<Result> {
         }
         if options.raw != nil {
             guard overlayVideo == nil else { throw ValidationError("--overlay-video needs a video file input, not --raw") }
+            try landmarkers.prepare(video: options.video)
             if try !runRaw() { throw ExitCode(1) }
             return
         }
         let files = try options.files()
+        try landmarkers.prepare(video: options.video || files.first.map(MediaRun.isVideoFile) ?? false)
         if options.video {
             guard overlayVideo == nil else { throw ValidationError("--overlay-video needs a video file input, not --video frames") }
             if try !runFrameSequence(files) { throw ExitCode(1) }
@@ -256,7 +261,7 @@ struct MediaRun<Result> {
         let image = try Image(contentsOfFile: path).oriented()
         let stem = URL(fileURLWithPath: name).deletingPathExtension().lastPathComponent
         let source = FrameSource(image: name, width: image.width, height: image.height, stem: stem)
-        try emit(task.detectPhoto(image), source: source, image: image, into: sink)
+        try emit(landmarkers.photoDetector()(image), source: source, image: image, into: sink)
     }
 
     private func processVideo(_ path: String, name: String, looksLike: SniffedFormat, into sink: OutputSink) throws {
@@ -270,7 +275,7 @@ struct MediaRun<Result> {
             throw CLIError.notMedia(path: path, looksLike: looksLike.description, detail: "FFmpeg: \(reason)")
         }
         let info = reader.info
-        let tracker = try task.makeVideoTracker()
+        let tracker = try landmarkers.videoTracker(for: path)
         let writer = try overlayVideo.map {
             try VideoFileWriter(path: $0, width: info.width, height: info.height, frameRate: info.frameRate ?? 30,
                                 timeBase: (info.timeBaseNumerator, info.timeBaseDenominator))
@@ -328,7 +333,7 @@ struct MediaRun<Result> {
 
     /// `--video`: the files are one video's frames in order, timed by `--fps`.
     private func runFrameSequence(_ files: [String]) throws -> Bool {
-        let tracker = try task.makeVideoTracker()
+        let tracker = try landmarkers.videoTracker(for: "--video frames")
         defer { reportTracking(tracker.statistics(), name: "frames") }
         var failed = false
         progress.restart()
@@ -354,7 +359,7 @@ struct MediaRun<Result> {
     private func runRaw() throws -> Bool {
         let (w, h) = try options.rawSize()
         let frameBytes = w * h * 3
-        let tracker = options.video ? try task.makeVideoTracker() : nil
+        let tracker = options.video ? try landmarkers.videoTracker(for: "standard input") : nil
         defer { if let tracker { reportTracking(tracker.statistics(), name: "standard input") } }
         var failed = false
         var index = 0
@@ -370,7 +375,7 @@ struct MediaRun<Result> {
                 let image = try Image(rgb: [UInt8](data), width: w, height: h)
                 let timestamp = tracker != nil ? options.timestamp(ofFrame: index) : nil
                 let source = FrameSource(image: name, timestampMs: timestamp, width: w, height: h, stem: name)
-                let result = try timestamp.map { try tracker!.detect(image, $0) } ?? task.detectPhoto(image)
+                let result = try timestamp.map { try tracker!.detect(image, $0) } ?? landmarkers.photoDetector()(image)
                 try emit(result, source: source, image: image, into: .standardOutput)
             } catch {
                 failed = true
@@ -400,6 +405,56 @@ struct MediaRun<Result> {
         guard !options.quiet else { return }
         FileHandle.standardError.write("\(name): tracked \(statistics.frames) frames, \(task.detectorName) ran on \(statistics.detectorRuns)\n"
             .data(using: .utf8)!)
+    }
+}
+
+extension MediaRun {
+    /// Whether `path` looks like a video by its first bytes (unreadable files count as photos: their error
+    /// comes with their line).
+    static func isVideoFile(_ path: String) -> Bool {
+        if case .video = (try? Image.sniffFormat(contentsOfFile: path)) { return true }
+        return false
+    }
+}
+
+/// The landmarkers of a run, made when first needed: planning a model pair takes a tenth of a second, so
+/// a run of videos plans no IMAGE-mode landmarker and a run of photos no VIDEO-mode one. ``prepare(video:)``
+/// makes the one the first input needs before any input is read, so that a bad model or option ends the
+/// run at once (exit status 2) as before.
+final class Landmarkers<Result> {
+    private let task: LandmarkTask<Result>
+    private var photo: ((Image) throws -> Result)?
+    private var spareTracker: VideoTracker<Result>?
+
+    init(_ task: LandmarkTask<Result>) { self.task = task }
+
+    /// Makes the landmarker the first input needs; on failure prints the error and exits with status 2.
+    func prepare(video: Bool) throws {
+        if video, let make = task.makeVideoTracker {
+            spareTracker = try makeTask(make)
+        } else {
+            photo = try makeTask(task.makePhotoDetector)
+        }
+    }
+
+    /// The IMAGE-mode detector, made on first use.
+    func photoDetector() throws -> (Image) throws -> Result {
+        if let photo { return photo }
+        let made = try task.makePhotoDetector()
+        photo = made
+        return made
+    }
+
+    /// A fresh VIDEO-mode landmarker for one video (`name` is for the error of a photos-only command).
+    func videoTracker(for name: String) throws -> VideoTracker<Result> {
+        guard let make = task.makeVideoTracker else {
+            throw CLIError.notForThisCommand(path: name, reason: "this command takes photos; use blaze pose or blaze hand for videos")
+        }
+        if let spare = spareTracker {
+            spareTracker = nil
+            return spare
+        }
+        return try make()
     }
 }
 

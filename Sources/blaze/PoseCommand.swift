@@ -46,10 +46,12 @@ struct PoseCommand: ParsableCommand {
         options.minPosePresenceConfidence = minPresenceConfidence
         options.minTrackingConfidence = minTrackingConfidence
         options.shouldOutputSegmentationMasks = segmentationDir != nil
-        let photos = try makeTask { try PoseLandmarker(options: options) }
         if let dir = segmentationDir { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) }
         let task = LandmarkTask<PoseLandmarkerResult>(
-            detectPhoto: { try photos.detect(image: $0) },
+            makePhotoDetector: {
+                let photos = try PoseLandmarker(options: options)
+                return { try photos.detect(image: $0) }
+            },
             makeVideoTracker: {
                 let video = options.copy()
                 video.runningMode = .video
