@@ -55,6 +55,9 @@ final class FFmpegDecoder: @unchecked Sendable {
     private let staging = RGBStaging()
     /// Where frames handed back by the reader's user wait to be written over (``VideoFileReader/recycle(_:)``).
     let recycler = PixelRecycler(limit: 4)
+    /// Whether upright YUV 4:2:0 frames whose width is a multiple of 16 are converted straight into the
+    /// frame's pixel array (true), or always through the staging buffer (false; for tests that compare both).
+    var convertsInPlace = true
     /// The in-memory input, kept alive as long as libavformat reads through it.
     private let memory: MemoryIO?
     private var streamIndex: Int32 = -1
@@ -256,10 +259,19 @@ final class FFmpegDecoder: @unchecked Sendable {
             throw VideoError.damaged(path: path, framesDecoded: delivered, byteOffset: lastPacketOffset,
                                      reason: "no conversion from pixel format \(frame.pointee.format) to RGB")
         }
-        staging.convert(from: frame, with: scaler)
-        let upright = staging.packed(rotatedClockwiseBy: info.rotationDegrees,
-                                     reusing: recycler.take(count: staging.width * staging.height * 3))
-        let image = try Image(rgb: upright.pixels, width: upright.width, height: upright.height)
+        let image: Image
+        if convertsInPlace, info.rotationDegrees == 0, RGBStaging.convertsInPlace(frame) {
+            // libswscale's YUV 4:2:0 → RGB24 converter writes whole 16-pixel groups, exactly the row when the
+            // width is a multiple of 16: straight into the frame's array, without the staging copy
+            // (0.33 ms a 1080p frame). The bytes are the same either way (`inPlaceAndStagedFramesAreTheSame`).
+            image = try Image(rgb: RGBStaging.convert(from: frame, with: scaler, reusing: recycler.take(count: w * h * 3)),
+                              width: w, height: h)
+        } else {
+            staging.convert(from: frame, with: scaler)
+            let upright = staging.packed(rotatedClockwiseBy: info.rotationDegrees,
+                                         reusing: recycler.take(count: staging.width * staging.height * 3))
+            image = try Image(rgb: upright.pixels, width: upright.width, height: upright.height)
+        }
         var pts = frame.pointee.best_effort_timestamp
         if pts == blaze_av_nopts_value() { pts = frame.pointee.pts }
         if pts == blaze_av_nopts_value() {

@@ -92,23 +92,60 @@ extension RGBStaging {
         let h = Int(frame.pointee.height)
         var destination: [UnsafeMutablePointer<UInt8>?] = [prepare(width: Int(frame.pointee.width), height: h), nil, nil, nil]
         var stride: [Int32] = [Int32(rowBytes), 0, 0, 0]
-        withPlanes(of: frame) { planes, strides in
+        RGBStaging.withPlanes(of: frame) { planes, strides in
             _ = sws_scale(scaler, UnsafeRawPointer(planes).assumingMemoryBound(to: UnsafePointer<UInt8>?.self), strides, 0,
                           Int32(h), &destination, &stride)
         }
+    }
+
+    /// Whether ``convert(from:with:reusing:)`` may write `frame`'s RGB straight into a packed array: 8-bit
+    /// YUV 4:2:0, limited range (libswscale's special unscaled converter, which writes 16-pixel groups), with a width that
+    /// is a multiple of 16, so no group reaches past a row.
+    static func convertsInPlace(_ frame: UnsafeMutablePointer<AVFrame>) -> Bool {
+        let format = AVPixelFormat(frame.pointee.format)
+        return format == AV_PIX_FMT_YUV420P && frame.pointee.width % 16 == 0
+    }
+
+    /// Converts `frame` (see ``convertsInPlace(_:)``) into a packed RGB array, `reusing`'s memory when it
+    /// has the right size. The array keeps 64 bytes of spare capacity past its end in case a vector store
+    /// of the converter runs over.
+    static func convert(from frame: UnsafeMutablePointer<AVFrame>, with scaler: OpaquePointer, reusing: consuming [UInt8]?) -> [UInt8] {
+        let w = Int(frame.pointee.width), h = Int(frame.pointee.height), count = w * h * 3
+        let slack = 64
+        func write(into pixels: inout [UInt8]) {
+            pixels.withUnsafeMutableBufferPointer { buffer in
+                var destination: [UnsafeMutablePointer<UInt8>?] = [buffer.baseAddress, nil, nil, nil]
+                var stride: [Int32] = [Int32(w * 3), 0, 0, 0]
+                withPlanes(of: frame) { planes, strides in
+                    _ = sws_scale(scaler, UnsafeRawPointer(planes).assumingMemoryBound(to: UnsafePointer<UInt8>?.self), strides, 0,
+                                  Int32(h), &destination, &stride)
+                }
+            }
+        }
+        // Moved, not copied (a second reference would make the write copy the whole array).
+        if var pixels = consume reusing, pixels.count == count {
+            // A no-op for an array of ours held nowhere else; otherwise a copy of our own, with the slack
+            // (not the one the write would make, without it).
+            pixels.reserveCapacity(count + slack)
+            write(into: &pixels)
+            return pixels
+        }
+        var pixels = [UInt8](unsafeUninitializedCapacity: count + slack) { _, initialized in initialized = count }
+        write(into: &pixels)
+        return pixels
     }
 
     /// Converts the staged pixels into `frame` (allocated in the encoder's pixel format) with `scaler`.
     func convert(into frame: UnsafeMutablePointer<AVFrame>, with scaler: OpaquePointer) {
         var source: [UnsafePointer<UInt8>?] = [UnsafePointer(base), nil, nil, nil]
         var stride: [Int32] = [Int32(rowBytes), 0, 0, 0]
-        withPlanes(of: frame) { planes, strides in
+        RGBStaging.withPlanes(of: frame) { planes, strides in
             _ = sws_scale(scaler, &source, &stride, 0, Int32(height), planes, strides)
         }
     }
 
     /// An AVFrame's plane pointers and line sizes as the arrays libswscale takes.
-    private func withPlanes(of frame: UnsafeMutablePointer<AVFrame>,
+    private static func withPlanes(of frame: UnsafeMutablePointer<AVFrame>,
                             _ body: (UnsafePointer<UnsafeMutablePointer<UInt8>?>, UnsafePointer<Int32>) -> Void) {
         withUnsafePointer(to: &frame.pointee.data) { data in
             data.withMemoryRebound(to: UnsafeMutablePointer<UInt8>?.self, capacity: 8) { planes in
