@@ -103,14 +103,35 @@ public enum ImageError: Error, Equatable, CustomStringConvertible {
 /// Pillow and OpenCV with the EXIF orientation in ``orientation``), from raw buffers
 /// (``init(pixels:width:height:bytesPerRow:format:orientation:)``) or from an RGB array
 /// (``init(rgb:width:height:)``). Sizes are limited to ``maxDimension`` per side and ``maxPixelCount`` pixels.
+///
+/// A video frame can also be an image of YUV 4:2:0 planes (``init(yuv420:)``, what BlazeVideo's reader
+/// hands out with `convertsToRGB` off): crops sample the planes directly, and ``pixels`` converts the whole
+/// frame each time it is read.
 public struct Image: Sendable, Equatable {
     /// Largest accepted width or height.
     public static let maxDimension = 16384
     /// Largest accepted `width · height` (2^26).
     public static let maxPixelCount = 1 << 26
 
-    /// `width · height · 3` bytes, row-major RGB.
-    public let pixels: [UInt8]
+    private enum Storage: Sendable {
+        case rgb([UInt8])
+        case yuv420(YUV420Planes)
+    }
+    private let storage: Storage
+
+    /// `width · height · 3` bytes, row-major RGB. For an image of YUV planes, converted anew on every read
+    /// (``YUV420Planes/rgbPixels()``): read it once and keep the array.
+    public var pixels: [UInt8] {
+        switch storage {
+        case .rgb(let pixels): return pixels
+        case .yuv420(let planes): return planes.rgbPixels()
+        }
+    }
+    /// The YUV planes of an image made with ``init(yuv420:)``, nil for an RGB image.
+    public var yuv420: YUV420Planes? {
+        if case .yuv420(let planes) = storage { return planes }
+        return nil
+    }
     /// Width in pixels.
     public let width: Int
     /// Height in pixels.
@@ -129,10 +150,22 @@ public struct Image: Sendable, Equatable {
 
     /// Wraps already-validated storage.
     init(validatedPixels: [UInt8], width: Int, height: Int, orientation: ImageOrientation = .up) {
-        self.pixels = validatedPixels
+        storage = .rgb(validatedPixels)
         self.width = width
         self.height = height
         self.orientation = orientation
+    }
+
+    /// An upright image of YUV 4:2:0 planes (a decoded video frame), not converted to RGB: see ``pixels``.
+    public init(yuv420 planes: YUV420Planes) {
+        storage = .yuv420(planes)
+        width = planes.width
+        height = planes.height
+    }
+
+    /// Same size, orientation and RGB pixels (an image of YUV planes compares by its converted pixels).
+    public static func == (a: Image, b: Image) -> Bool {
+        a.width == b.width && a.height == b.height && a.orientation == b.orientation && a.pixels == b.pixels
     }
 
     /// An image from packed RGB bytes (`width · height · 3` of them).

@@ -123,13 +123,131 @@ public func warpPerspectiveRGB(_ image: Image, transform: PerspectiveTransform, 
     precondition(width > 0 && height > 0, "warpPerspectiveRGB: output size must be positive, got \(width)×\(height)")
     let rows = rows ?? 0..<height
     precondition(rows.lowerBound >= 0 && rows.upperBound <= height, "warpPerspectiveRGB: rows \(rows) outside 0..<\(height)")
-    // The vector path reads each tap pair as two 4-byte words of one source row, so it needs rows of at
-    // least 2 pixels; its byte offsets are Int32 (an `Image` holds at most 3·2^26 bytes).
-    guard image.width >= 2, image.pixels.count <= Int(Int32.max) - 16 else {
+    // The vector path reads each tap pair from two adjacent columns of one source row, so it needs rows
+    // of at least 2 pixels; its byte offsets are Int32 (an `Image` holds at most 3·2^26 bytes, and
+    // `YUV420Planes` checks its strides).
+    if let planes = image.yuv420, image.width >= 2 {
+        warpRows(YUVTaps(planes), sourceWidth: image.width, sourceHeight: image.height, transform: transform,
+                 width: width, height: height, zeroBorder: border == .zero, into: out, rows: rows)
+        return
+    }
+    guard image.width >= 2, image.width * image.height * 3 <= Int(Int32.max) - 16 else {
         warpPerspectiveRGBReference(image, transform: transform, width: width, height: height, border: border, into: out, rows: rows)
         return
     }
-    warpRowsRGB(image, transform: transform, width: width, height: height, zeroBorder: border == .zero, into: out, rows: rows)
+    image.pixels.withUnsafeBufferPointer { source in
+        warpRows(RGBTaps(source.baseAddress!, width: image.width), sourceWidth: image.width, sourceHeight: image.height,
+                 transform: transform, width: width, height: height, zeroBorder: border == .zero, into: out, rows: rows)
+    }
+}
+
+typealias Lanes8 = SIMD8<Int32>
+
+/// Where the vector warp reads its taps: for 8 destination pixels, the RGB of the source column pair
+/// `(left, left + 1)` in the source rows `top` and `bottom` (all already clamped into the image).
+protocol WarpTapSource {
+    /// Vectors of offsets ``plan(top:bottom:left:into:)`` stores per group of 8 pixels.
+    static var planCount: Int { get }
+    /// Stores what ``taps(_:)`` needs to read the taps (byte offsets, lane by lane).
+    func plan(top: Lanes8, bottom: Lanes8, left: Lanes8, into p: UnsafeMutablePointer<Lanes8>)
+    /// Red, green and blue of the taps top-left, top-right, bottom-left, bottom-right.
+    func taps(_ p: UnsafePointer<Lanes8>) -> (r: (Lanes8, Lanes8, Lanes8, Lanes8), g: (Lanes8, Lanes8, Lanes8, Lanes8),
+                                               b: (Lanes8, Lanes8, Lanes8, Lanes8))
+}
+
+/// 8 lanes of `base[offsets[i] + delta]` (or of the 2-byte or 4-byte word there), offsets read from memory.
+@inline(__always)
+private func gather<T: FixedWidthInteger>(_ base: UnsafeRawPointer, _ offsets: UnsafePointer<Lanes8>, _ delta: Int = 0,
+                                          as: T.Type) -> SIMD8<UInt32> {
+    let o = UnsafeRawPointer(offsets)
+    @inline(__always) func word(_ i: Int) -> UInt32 {
+        UInt32(truncatingIfNeeded: base.loadUnaligned(fromByteOffset: Int(o.load(fromByteOffset: 4 * i, as: Int32.self)) &+ delta, as: T.self))
+    }
+    return SIMD8(word(0), word(1), word(2), word(3), word(4), word(5), word(6), word(7))
+}
+
+/// Taps of packed RGB rows: each row's pair as the 4-byte words at byte offsets `o` (R0 G0 B0 R1) and
+/// `o + 2` (B0 R1 G1 B1), which never reach past the row's last byte.
+struct RGBTaps: WarpTapSource {
+    let raw: UnsafeRawPointer
+    let rowBytes: Lanes8
+    init(_ pixels: UnsafePointer<UInt8>, width: Int) {
+        raw = UnsafeRawPointer(pixels)
+        rowBytes = Lanes8(repeating: Int32(width * 3))
+    }
+    static var planCount: Int { 2 }
+    @inline(__always) func plan(top: Lanes8, bottom: Lanes8, left: Lanes8, into p: UnsafeMutablePointer<Lanes8>) {
+        let column = left &* 3
+        p[0] = top &* rowBytes &+ column
+        p[1] = bottom &* rowBytes &+ column
+    }
+    @inline(__always) func taps(_ p: UnsafePointer<Lanes8>) -> (r: (Lanes8, Lanes8, Lanes8, Lanes8), g: (Lanes8, Lanes8, Lanes8, Lanes8),
+                                                                 b: (Lanes8, Lanes8, Lanes8, Lanes8)) {
+        let a = gather(raw, p, as: UInt32.self), b = gather(raw, p, 2, as: UInt32.self)
+        let c = gather(raw, p + 1, as: UInt32.self), d = gather(raw, p + 1, 2, as: UInt32.self)
+        let byte = SIMD8<UInt32>(repeating: 255)
+        @inline(__always) func channel(_ shiftL: UInt32, _ shiftR: UInt32) -> (Lanes8, Lanes8, Lanes8, Lanes8) {
+            (Lanes8(truncatingIfNeeded: (a &>> shiftL) & byte), Lanes8(truncatingIfNeeded: (b &>> shiftR) & byte),
+             Lanes8(truncatingIfNeeded: (c &>> shiftL) & byte), Lanes8(truncatingIfNeeded: (d &>> shiftR) & byte))
+        }
+        return (channel(0, 8), channel(8, 16), channel(16, 24))
+    }
+}
+
+/// Taps of YUV 4:2:0 planes, converted as ``YUVToRGB`` converts them: each row's luma pair as the 2-byte
+/// word at the pair's column, its chroma samples at columns `left/2` and `(left + 1)/2` (the same sample
+/// when `left` is even) of chroma row `row/2`.
+struct YUVTaps: WarpTapSource {
+    let y: UnsafeRawPointer, u: UnsafeRawPointer, v: UnsafeRawPointer
+    let yStride: Lanes8, uStride: Lanes8, vStride: Lanes8
+    init(_ planes: YUV420Planes) {
+        y = UnsafeRawPointer(planes.y)
+        u = UnsafeRawPointer(planes.u)
+        v = UnsafeRawPointer(planes.v)
+        yStride = Lanes8(repeating: Int32(planes.yStride))
+        uStride = Lanes8(repeating: Int32(planes.uStride))
+        vStride = Lanes8(repeating: Int32(planes.vStride))
+    }
+    static var planCount: Int { 7 }
+    @inline(__always) func plan(top: Lanes8, bottom: Lanes8, left: Lanes8, into p: UnsafeMutablePointer<Lanes8>) {
+        let chromaColumn = left &>> 1, topChroma = top &>> 1, bottomChroma = bottom &>> 1
+        p[0] = top &* yStride &+ left
+        p[1] = bottom &* yStride &+ left
+        p[2] = topChroma &* uStride &+ chromaColumn
+        p[3] = bottomChroma &* uStride &+ chromaColumn
+        p[4] = topChroma &* vStride &+ chromaColumn
+        p[5] = bottomChroma &* vStride &+ chromaColumn
+        p[6] = left & 1   // the right tap's chroma column minus the left one's
+    }
+    @inline(__always) func taps(_ p: UnsafePointer<Lanes8>) -> (r: (Lanes8, Lanes8, Lanes8, Lanes8), g: (Lanes8, Lanes8, Lanes8, Lanes8),
+                                                                 b: (Lanes8, Lanes8, Lanes8, Lanes8)) {
+        let lo = SIMD8<UInt32>(repeating: 255)
+        let top = gather(y, p, as: UInt16.self), bottom = gather(y, p + 1, as: UInt16.self)
+        let luma = (YUVToRGB.luma(Lanes8(truncatingIfNeeded: top & lo)), YUVToRGB.luma(Lanes8(truncatingIfNeeded: top &>> 8)),
+                    YUVToRGB.luma(Lanes8(truncatingIfNeeded: bottom & lo)), YUVToRGB.luma(Lanes8(truncatingIfNeeded: bottom &>> 8)))
+        // The right tap's chroma sample is the left one's for an even `left`, the next one (always inside the
+        // row) for an odd `left`: one byte on by `p[6]`.
+        let step = p + 6
+        @inline(__always) func sample(_ plane: UnsafeRawPointer, _ offsets: UnsafePointer<Lanes8>, right: Bool) -> Lanes8 {
+            let left = gather(plane, offsets, as: UInt8.self)
+            guard right else { return Lanes8(truncatingIfNeeded: left) }
+            let o = UnsafeRawPointer(offsets), s = UnsafeRawPointer(step)
+            @inline(__always) func one(_ i: Int) -> Int32 {
+                Int32(plane.load(fromByteOffset: Int(o.load(fromByteOffset: 4 * i, as: Int32.self) &+ s.load(fromByteOffset: 4 * i, as: Int32.self)),
+                                 as: UInt8.self))
+            }
+            return Lanes8(one(0), one(1), one(2), one(3), one(4), one(5), one(6), one(7))
+        }
+        let uTL = sample(u, p + 2, right: false), uTR = sample(u, p + 2, right: true)
+        let uBL = sample(u, p + 3, right: false), uBR = sample(u, p + 3, right: true)
+        let vTL = sample(v, p + 4, right: false), vTR = sample(v, p + 4, right: true)
+        let vBL = sample(v, p + 5, right: false), vBR = sample(v, p + 5, right: true)
+        @inline(__always) func rgb(_ l: Lanes8, _ cu: Lanes8, _ cv: Lanes8) -> (Lanes8, Lanes8, Lanes8) {
+            (YUVToRGB.clamp(l &+ YUVToRGB.red(v: cv)), YUVToRGB.clamp(l &+ YUVToRGB.green(u: cu, v: cv)), YUVToRGB.clamp(l &+ YUVToRGB.blue(u: cu)))
+        }
+        let tl = rgb(luma.0, uTL, vTL), tr = rgb(luma.1, uTR, vTR), bl = rgb(luma.2, uBL, vBL), br = rgb(luma.3, uBR, vBR)
+        return ((tl.0, tr.0, bl.0, br.0), (tl.1, tr.1, bl.1, br.1), (tl.2, tr.2, bl.2, br.2))
+    }
 }
 
 /// The vector body of ``warpPerspectiveRGB(_:transform:width:height:border:into:rows:)`` for sources at
@@ -139,17 +257,17 @@ public func warpPerspectiveRGB(_ image: Image, transform: PerspectiveTransform, 
 /// both borders: its taps are clamped into the image (OpenCV's `clip`, which is `BORDER_REPLICATE` and is
 /// the identity for inside taps), and for `BORDER_CONSTANT` a tap outside the image gets weight 0 (which
 /// gives both of `remap`'s rules: partly outside reads 0 there, entirely outside sums to 0). Each source
-/// row's two taps are read through one pair of columns `xl = clamp(sx, 0, sw − 2)`, `xl + 1` as the
-/// 4-byte words at byte offsets `o` (R0 G0 B0 R1) and `o + 2` (B0 R1 G1 B1), which never reach past the
-/// row's last byte; a tap clamped onto the same column as the other adds its weight to that column.
+/// row's two taps are read through one pair of columns `xl = clamp(sx, 0, sw − 2)`, `xl + 1` (by `source`,
+/// from packed RGB or from YUV planes); a tap clamped onto the same column as the other adds its weight to
+/// that column.
 /// With the weights' sum at most 2^15 every sum stays in `0…255·2^15`, so Int32 arithmetic is exact and
 /// the result needs no clamping. (The Int16 saturation of the source cell is OpenCV's; with images at most
 /// 16384 pixels wide the clamping after it would give the same taps without it.)
-private func warpRowsRGB(_ image: Image, transform: PerspectiveTransform, width: Int, height: Int, zeroBorder: Bool,
-                         into out: UnsafeMutablePointer<UInt8>, rows: Range<Int>) {
+private func warpRows<Source: WarpTapSource>(_ source: Source, sourceWidth sw: Int, sourceHeight sh: Int,
+                                             transform: PerspectiveTransform, width: Int, height: Int, zeroBorder: Bool,
+                                             into out: UnsafeMutablePointer<UInt8>, rows: Range<Int>) {
     let inv = transform.inverted().elements
     let m0 = inv[0], m1 = inv[1], m2 = inv[2], m3 = inv[3], m4 = inv[4], m5 = inv[5], m6 = inv[6], m7 = inv[7], m8 = inv[8]
-    let sw = image.width, sh = image.height
     let bh0 = min(16, height)
     let bw0 = min(1024 / bh0, width)
     typealias I8 = SIMD8<Int32>
@@ -159,15 +277,12 @@ private func warpRowsRGB(_ image: Image, transform: PerspectiveTransform, width:
     let maxInt = D4(repeating: 2147483647.0), minInt = D4(repeating: -2147483648.0)
     let magic = D4(repeating: 6755399441055744.0)
     let vm0 = D4(repeating: m0), vm3 = D4(repeating: m3), vm6 = D4(repeating: m6)
-    let sstep = I8(repeating: Int32(sw * 3))
     let sw1 = I8(repeating: Int32(sw - 1)), sw2 = I8(repeating: Int32(sw - 2))
     let shV = I8(repeating: Int32(sh)), sh1 = I8(repeating: Int32(sh - 1))
     let zero = I8(repeating: 0), minusOne = I8(repeating: -1), minusTwo = I8(repeating: -2)
     let lo16 = I8(repeating: -32768), hi16 = I8(repeating: 32767)
-    let byte = SIMD8<UInt32>(repeating: 255)
     let half = I8(repeating: 1 << 14)
-    image.pixels.withUnsafeBufferPointer { srcBuf in
-        let raw = UnsafeRawPointer(srcBuf.baseAddress!)
+    do {
         /// `clampRound` on four lanes, clamping in `Double` first (NaN → `INT_MAX` as there): the bounds
         /// themselves are integers, so rounding the clamped value gives the clamped rounded value.
         @inline(__always) func clampRound4(_ v: D4) -> SIMD4<Int32> {
@@ -178,18 +293,12 @@ private func warpRowsRGB(_ image: Image, transform: PerspectiveTransform, width:
         @inline(__always) func lower(_ a: I8, _ b: I8) -> I8 { a.replacing(with: b, where: b .< a) }
         @inline(__always) func upper(_ a: I8, _ b: I8) -> I8 { a.replacing(with: b, where: b .> a) }
         @inline(__always) func mask(_ m: SIMDMask<I8.MaskStorage>) -> I8 { zero.replacing(with: -1, where: m) }
-        /// The 4-byte words at `o[i] + delta` of the 8 lanes, `o` read as 8 offsets from memory.
-        @inline(__always) func words(_ o: UnsafeRawPointer, _ delta: Int) -> SIMD8<UInt32> {
-            @inline(__always) func word(_ i: Int) -> UInt32 {
-                raw.loadUnaligned(fromByteOffset: Int(o.load(fromByteOffset: 4 * i, as: UInt32.self)) &+ delta, as: UInt32.self)
-            }
-            return SIMD8(word(0), word(1), word(2), word(3), word(4), word(5), word(6), word(7))
-        }
-        // Up to 4 groups of 8 pixels at a time: first their offsets and weights (into `plan`), then their
-        // taps, so neither pass waits on the other's long dependency chain. `plan` is 768 bytes at SIMD8's
-        // 16-byte alignment, which `withUnsafeTemporaryAllocation` always places on the stack.
+        // Up to 4 groups of 8 pixels at a time: first their weights and offsets (into `plan`), then their
+        // taps, so neither pass waits on the other's long dependency chain. `plan` is at most 1408 bytes at
+        // SIMD8's 16-byte alignment, which `withUnsafeTemporaryAllocation` places on the stack.
         let chunk = 4 * 8
-        withUnsafeTemporaryAllocation(of: I8.self, capacity: 6 * chunk / 8) { planBuffer in
+        let perGroup = 4 + Source.planCount
+        withUnsafeTemporaryAllocation(of: I8.self, capacity: perGroup * chunk / 8) { planBuffer in
             let plan = planBuffer.baseAddress!
             for y in rows {
                 let yd = Double(y)
@@ -226,7 +335,7 @@ private func warpRowsRGB(_ image: Image, transform: PerspectiveTransform, width:
                             // which tap weighs on which column: tap 0 on the right one only when clamped onto the
                             // last column, tap 1 on the left one only when clamped onto column 0; with the zero
                             // border a tap outside the image weighs nowhere, and neither does a row outside it.
-                            let xl = upper(lower(sx, sw2), zero) &* 3
+                            let xl = upper(lower(sx, sw2), zero)
                             let wTopL: I8, wTopR: I8, wBotL: I8, wBotR: I8
                             if zeroBorder {
                                 let t0L = mask(sx .> minusOne) & mask(sx .< sw1)   // 0 ≤ sx ≤ sw − 2
@@ -243,26 +352,20 @@ private func warpRowsRGB(_ image: Image, transform: PerspectiveTransform, width:
                                 wBotL = w10.replacing(with: 0, where: t0R) &+ w11.replacing(with: 0, where: .!t1L)
                                 wBotR = w10.replacing(with: 0, where: .!t0R) &+ w11.replacing(with: 0, where: t1L)
                             }
-                            p[0] = upper(lower(sy, sh1), zero) &* sstep &+ xl
-                            p[1] = upper(lower(sy &+ 1, sh1), zero) &* sstep &+ xl
-                            p[2] = wTopL; p[3] = wTopR; p[4] = wBotL; p[5] = wBotR
-                            p += 6
+                            p[0] = wTopL; p[1] = wTopR; p[2] = wBotL; p[3] = wBotR
+                            source.plan(top: upper(lower(sy, sh1), zero), bottom: upper(lower(sy &+ 1, sh1), zero), left: xl, into: p + 4)
+                            p += perGroup
                             x += 8
                         }
                         p = plan
                         x = x1
                         while x < chunkEnd {
-                            let top = UnsafeRawPointer(p), bottom = UnsafeRawPointer(p + 1)
-                            let a = words(top, 0), b = words(top, 2), c = words(bottom, 0), d = words(bottom, 2)
-                            let wTopL = p[2], wTopR = p[3], wBotL = p[4], wBotR = p[5]
-                            @inline(__always) func channel(_ shiftL: UInt32, _ shiftR: UInt32) -> I8 {
-                                let pTL = I8(truncatingIfNeeded: (a &>> shiftL) & byte)
-                                let pTR = I8(truncatingIfNeeded: (b &>> shiftR) & byte)
-                                let pBL = I8(truncatingIfNeeded: (c &>> shiftL) & byte)
-                                let pBR = I8(truncatingIfNeeded: (d &>> shiftR) & byte)
-                                return (pTL &* wTopL &+ pTR &* wTopR &+ pBL &* wBotL &+ pBR &* wBotR &+ half) &>> 15
+                            let wTopL = p[0], wTopR = p[1], wBotL = p[2], wBotR = p[3]
+                            let (r, g, b) = source.taps(p + 4)
+                            @inline(__always) func channel(_ t: (I8, I8, I8, I8)) -> I8 {
+                                (t.0 &* wTopL &+ t.1 &* wTopR &+ t.2 &* wBotL &+ t.3 &* wBotR &+ half) &>> 15
                             }
-                            let px = SIMD8<UInt32>(truncatingIfNeeded: channel(0, 8) | channel(8, 16) &<< 8 | channel(16, 24) &<< 16)
+                            let px = SIMD8<UInt32>(truncatingIfNeeded: channel(r) | channel(g) &<< 8 | channel(b) &<< 16)
                             let n = min(8, chunkEnd - x)
                             let dp = UnsafeMutableRawPointer(out + (y * width + xb + x) * 3)
                             if n == 8 && xb + x + 10 <= width {
@@ -286,7 +389,7 @@ private func warpRowsRGB(_ image: Image, transform: PerspectiveTransform, width:
                                     }
                                 }
                             }
-                            p += 6
+                            p += perGroup
                             x += 8
                         }
                         x1 = chunkEnd

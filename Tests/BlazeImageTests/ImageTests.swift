@@ -130,3 +130,56 @@ import Testing
         #expect(ImageOrientation(rawValue: "rightMirrored") == .rightMirrored)
     }
 }
+
+/// Images of YUV 4:2:0 planes.
+@Suite struct YUV420ImageTests {
+    /// libswscale's fixed point at the ends and middle of the range: limited-range black and white, grey,
+    /// and the primaries' usual limited-range codes (values as libswscale's converter gives them).
+    @Test func conversionAtKnownSamples() throws {
+        let samples: [((Int32, Int32, Int32), (UInt8, UInt8, UInt8))] = [
+            ((16, 128, 128), (0, 0, 0)), ((235, 128, 128), (255, 255, 255)), ((126, 128, 128), (128, 128, 128)),
+            ((81, 90, 240), (253, 0, 0)), ((145, 54, 34), (0, 254, 0)), ((41, 240, 110), (0, 0, 254)),
+        ]
+        for ((y, u, v), expected) in samples {
+            let l = YUVToRGB.luma(y)
+            let rgb = (YUVToRGB.clamp(l + YUVToRGB.red(v: v)), YUVToRGB.clamp(l + YUVToRGB.green(u: u, v: v)), YUVToRGB.clamp(l + YUVToRGB.blue(u: u)))
+            #expect(rgb == expected, "Y \(y) U \(u) V \(v): \(rgb), expected \(expected)")
+        }
+    }
+
+    /// Odd sizes: the last chroma column and row cover a single luma column or row; every pixel's RGB is
+    /// the conversion of its luma and the chroma sample of (x/2, y/2), both through `rgbPixels` and `rgb(x:y:)`.
+    @Test func pixelsUseTheChromaSampleOfEachTwoByTwoBlock() throws {
+        let (w, h) = (5, 3)
+        let y = (0..<(w * h)).map { UInt8(16 + 13 * $0) }
+        let u = (0..<6).map { UInt8(40 + 30 * $0) }, v = (0..<6).map { UInt8(220 - 31 * $0) }
+        let planes = try YUV420Planes(width: w, height: h, y: y, u: u, v: v)
+        let image = Image(yuv420: planes)
+        #expect(image.width == w && image.height == h && image.yuv420 != nil)
+        let pixels = image.pixels
+        for row in 0..<h {
+            for x in 0..<w {
+                let l = YUVToRGB.luma(Int32(y[row * w + x]))
+                let cu = Int32(u[row / 2 * 3 + x / 2]), cv = Int32(v[row / 2 * 3 + x / 2])
+                let expected = [YUVToRGB.clamp(l + YUVToRGB.red(v: cv)), YUVToRGB.clamp(l + YUVToRGB.green(u: cu, v: cv)),
+                                YUVToRGB.clamp(l + YUVToRGB.blue(u: cu))]
+                #expect(Array(pixels[(row * w + x) * 3..<(row * w + x) * 3 + 3]) == expected, "pixel (\(x), \(row))")
+                let one = planes.rgb(x: x, y: row)
+                #expect([one.r, one.g, one.b] == expected)
+            }
+        }
+        // Compares by its RGB with an RGB image of the same pixels.
+        #expect(image == (try Image(rgb: pixels, width: w, height: h)))
+        #expect(try image.oriented().yuv420 != nil, "an upright image is returned as it is")
+    }
+
+    @Test func wrongPlaneSizesAreRefused() throws {
+        #expect(throws: ImageError.invalidBuffer(option: "u.count", expected: "6", actual: "5")) {
+            try YUV420Planes(width: 5, height: 3, y: [UInt8](repeating: 0, count: 15), u: [UInt8](repeating: 0, count: 5),
+                             v: [UInt8](repeating: 0, count: 6))
+        }
+        #expect(throws: ImageError.invalidSize(name: "YUV420Planes(width:height:y:u:v:)", width: 0, height: 3)) {
+            try YUV420Planes(width: 0, height: 3, y: [], u: [], v: [])
+        }
+    }
+}

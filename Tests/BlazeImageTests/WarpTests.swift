@@ -160,6 +160,57 @@ import Testing
         }
     }
 
+    /// Noise YUV 4:2:0 planes of any size, with rows `pad` bytes longer than the planes' widths, in memory
+    /// of their own (the planes do not copy it, as a decoder's frame).
+    static func noisePlanes(_ w: Int, _ h: Int, pad: Int, seed: UInt32) throws -> YUV420Planes {
+        final class Memory {
+            let base: UnsafeMutablePointer<UInt8>
+            init(count: Int) { base = .allocate(capacity: count) }
+            deinit { base.deallocate() }
+        }
+        let cw = (w + 1) / 2, ch = (h + 1) / 2
+        let ys = w + pad, cs = cw + pad
+        let memory = Memory(count: ys * h + 2 * cs * ch)
+        var state = seed
+        for i in 0..<(ys * h + 2 * cs * ch) {
+            state ^= state << 13; state ^= state >> 17; state ^= state << 5
+            memory.base[i] = UInt8(truncatingIfNeeded: state >> 11)
+        }
+        let base = UnsafePointer(memory.base)
+        return try YUV420Planes(width: w, height: h, y: base, yStride: ys, u: base + ys * h, uStride: cs,
+                                v: base + ys * h + cs * ch, vStride: cs, owner: memory)
+    }
+
+    /// The vector warp sampling YUV planes directly against the scalar twin on the planes' RGB: odd sizes
+    /// (a last chroma column and row that cover one luma column or row), padded rows, tap pairs starting on
+    /// even and odd columns, rotations and perspective off every edge, both borders, and bands of rows.
+    @Test func warpOfYUVPlanesMatchesTheTwinOnTheirRGB() throws {
+        for (n, (w, h, pad)) in [(2, 1, 0), (2, 2, 3), (3, 2, 0), (5, 7, 1), (64, 48, 16), (129, 67, 5)].enumerated() {
+            let planes = try Self.noisePlanes(w, h, pad: pad, seed: 0x1234_5678 &+ UInt32(n))
+            let src = Image(yuv420: planes)
+            let sw = Float(w), sh = Float(h)
+            let quads: [[SIMD2<Float>]] = [
+                [SIMD2(0, sh), SIMD2(0, 0), SIMD2(sw, 0), SIMD2(sw, sh)],
+                [SIMD2(-0.3 * sw, 1.2 * sh), SIMD2(0.1 * sw, -0.4 * sh), SIMD2(1.3 * sw, 0.05 * sh), SIMD2(0.9 * sw, 1.5 * sh)],
+                [SIMD2(0.2 * sw, 0.9 * sh), SIMD2(0.25 * sw, 0.1 * sh), SIMD2(0.8 * sw, 0.2 * sh), SIMD2(0.7 * sw, 0.8 * sh)],
+            ]
+            for (q, quad) in quads.enumerated() {
+                for (ow, oh) in [(1, 1), (9, 2), (33, 17), (67, 16)] {
+                    let t = PerspectiveTransform(sourceQuad: quad,
+                                                 destinationQuad: [SIMD2(0, Float(oh)), SIMD2(0, 0), SIMD2(Float(ow), 0), SIMD2(Float(ow), Float(oh))])
+                    for border in [BorderMode.zero, .replicate] {
+                        Self.expectTwinsAgree(src, t, width: ow, height: oh, border, "YUV quad \(q)")
+                    }
+                }
+            }
+            // Half-pixel shifts put tap pairs on every column parity.
+            for dx in [0.0, 0.5, 1.0, 1.5] {
+                let t = PerspectiveTransform(rowMajor: [1, 0, -dx, 0, 1, -0.25, 0, 0, 1])
+                Self.expectTwinsAgree(src, t, width: w, height: h, .replicate, "YUV shift \(dx)")
+            }
+        }
+    }
+
     /// Shifts that put samples exactly on, just inside and just outside the first and last source
     /// rows and columns (whole pixels, where OpenCV's (0, 0) weights are `32767, 0, 0, 1`, and fractions),
     /// for narrow sources and outputs 1…11 pixels wide.
