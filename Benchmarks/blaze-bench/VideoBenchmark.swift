@@ -8,24 +8,28 @@ import Foundation
 struct VideoBenchmark: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "video",
-        abstract: "Splits a video run's time into decoding (FFmpeg + RGB), tracking (PoseLandmarker VIDEO mode) and both overlapped.")
+        abstract: "Splits a video run's time into decoding (FFmpeg, + RGB unless --frames yuv), tracking (PoseLandmarker VIDEO mode) and both overlapped.")
 
     @Argument(help: "A video file.") var clip: String
     @Option(help: "Threads per inference (1...64).") var threads = 2
     @Option(help: "libavcodec decoding threads (0: FFmpeg chooses).") var decodeThreads = 0
     @Option(help: "Rounds of each measurement; the best round is reported with every round's figure.") var rounds = 3
     @Option(help: "full or lite.") var model = "full"
+    @Option(help: "Frames as rgb (converted by libswscale, as the CLI reads them) or yuv (the decoder's planes, cropped directly).")
+    var frames = "rgb"
     @Flag(help: "Print one JSON object.") var json = false
 
     func validate() throws {
         guard (1...64).contains(threads) else { throw ValidationError("--threads expected 1...64, found \(threads)") }
         guard rounds >= 1 else { throw ValidationError("--rounds expected at least 1, found \(rounds)") }
         guard ["full", "lite"].contains(model) else { throw ValidationError("--model expected full or lite, found \(model)") }
+        guard ["yuv", "rgb"].contains(frames) else { throw ValidationError("--frames expected yuv or rgb, found \(frames)") }
     }
 
     func run() throws {
         var options = VideoFileReader.Options()
         options.decodeThreads = decodeThreads
+        options.convertsToRGB = frames == "rgb"
         var decodeOnly: [Double] = [], trackingOnly: [Double] = [], overlapped: [Double] = []
         for _ in 0..<rounds {
             // Streaming, as the CLI decodes: each frame handed back once read.
@@ -34,17 +38,17 @@ struct VideoBenchmark: ParsableCommand {
             while let frame = try reader.nextFrame() { reader.recycle(frame) }
             decodeOnly.append(Self.seconds(since: start))
         }
-        var frames: [VideoFrame] = []
+        var decoded: [VideoFrame] = []
         let all = try VideoFileReader(path: clip, options: options)
-        while let frame = try all.nextFrame() { frames.append(frame) }
+        while let frame = try all.nextFrame() { decoded.append(frame) }
         for _ in 0..<rounds {
             let landmarker = try makeLandmarker()
             let start = DispatchTime.now()
-            for frame in frames { _ = try landmarker.detect(videoFrame: frame.image, timestampInMilliseconds: frame.timestampMs) }
+            for frame in decoded { _ = try landmarker.detect(videoFrame: frame.image, timestampInMilliseconds: frame.timestampMs) }
             trackingOnly.append(Self.seconds(since: start))
         }
-        let count = frames.count
-        frames = []
+        let count = decoded.count
+        decoded = []
         for _ in 0..<rounds {
             let landmarker = try makeLandmarker()
             let start = DispatchTime.now()
@@ -59,7 +63,7 @@ struct VideoBenchmark: ParsableCommand {
         let fps = { (seconds: [Double]) in seconds.map { Double(count) / $0 } }
         if json {
             let object: [String: Any] = [
-                "clip": clip, "width": info.width, "height": info.height, "frames": count, "threads": threads,
+                "clip": clip, "frames_as": frames, "width": info.width, "height": info.height, "frames": count, "threads": threads,
                 "decode_fps": fps(decodeOnly), "tracking_fps": fps(trackingOnly), "overlapped_fps": fps(overlapped),
             ]
             let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
@@ -68,8 +72,8 @@ struct VideoBenchmark: ParsableCommand {
         }
         print(MachineDescription.current)
         print("# \(clip): \(info.width)×\(info.height), \(info.codecName), \(count) frames, rotation \(info.rotationDegrees)°; "
-              + "pose \(model), \(threads) inference threads, decode threads \(decodeThreads == 0 ? "auto" : "\(decodeThreads)")")
-        for (name, seconds) in [("decode + RGB only", decodeOnly), ("tracking only (frames in memory)", trackingOnly),
+              + "pose \(model), \(threads) inference threads, decode threads \(decodeThreads == 0 ? "auto" : "\(decodeThreads)"), frames \(frames)")
+        for (name, seconds) in [(frames == "rgb" ? "decode + RGB only" : "decode only (YUV planes)", decodeOnly), ("tracking only (frames in memory)", trackingOnly),
                                 ("decode overlapped with tracking", overlapped)] {
             let rates = fps(seconds)
             print(String(format: "%-34@ best %6.1f fps (%5.2f ms/frame); rounds: %@", name as NSString, rates.max()!,

@@ -194,12 +194,16 @@ struct RGBTaps: WarpTapSource {
     }
 }
 
-/// Taps of YUV 4:2:0 planes, converted as ``YUVToRGB`` converts them: each row's luma pair as the 2-byte
-/// word at the pair's column, its chroma samples at columns `left/2` and `(left + 1)/2` (the same sample
-/// when `left` is even) of chroma row `row/2`.
+/// Taps of YUV 4:2:0 planes, converted as ``YUVToRGB`` converts them. Each row's luma pair is the 2-byte
+/// word at the pair's column `left`; its chroma samples are at columns `left/2` and `(left + 1)/2` (the
+/// same one for an even `left`) of chroma row `row/2`, both inside the 2-byte word at column
+/// `min(left/2, chromaWidth − 2)`, which never reaches past the row (planes 2 or 3 pixels wide have a
+/// single chroma column, read as a byte).
 struct YUVTaps: WarpTapSource {
     let y: UnsafeRawPointer, u: UnsafeRawPointer, v: UnsafeRawPointer
     let yStride: Lanes8, uStride: Lanes8, vStride: Lanes8
+    let lastPair: Lanes8
+    let singleChromaColumn: Bool
     init(_ planes: YUV420Planes) {
         y = UnsafeRawPointer(planes.y)
         u = UnsafeRawPointer(planes.u)
@@ -207,41 +211,38 @@ struct YUVTaps: WarpTapSource {
         yStride = Lanes8(repeating: Int32(planes.yStride))
         uStride = Lanes8(repeating: Int32(planes.uStride))
         vStride = Lanes8(repeating: Int32(planes.vStride))
+        lastPair = Lanes8(repeating: Int32(max(planes.chromaWidth - 2, 0)))
+        singleChromaColumn = planes.chromaWidth < 2
     }
-    static var planCount: Int { 7 }
+    static var planCount: Int { 8 }
     @inline(__always) func plan(top: Lanes8, bottom: Lanes8, left: Lanes8, into p: UnsafeMutablePointer<Lanes8>) {
-        let chromaColumn = left &>> 1, topChroma = top &>> 1, bottomChroma = bottom &>> 1
+        let chromaColumn = left &>> 1
+        let pair = pointwiseMin(chromaColumn, lastPair)
+        let topChroma = top &>> 1, bottomChroma = bottom &>> 1
         p[0] = top &* yStride &+ left
         p[1] = bottom &* yStride &+ left
-        p[2] = topChroma &* uStride &+ chromaColumn
-        p[3] = bottomChroma &* uStride &+ chromaColumn
-        p[4] = topChroma &* vStride &+ chromaColumn
-        p[5] = bottomChroma &* vStride &+ chromaColumn
-        p[6] = left & 1   // the right tap's chroma column minus the left one's
+        p[2] = topChroma &* uStride &+ pair
+        p[3] = bottomChroma &* uStride &+ pair
+        p[4] = topChroma &* vStride &+ pair
+        p[5] = bottomChroma &* vStride &+ pair
+        // Bit shifts that take the left and right taps' samples out of the 2-byte word.
+        let leftShift = (chromaColumn &- pair) &<< 3
+        p[6] = leftShift
+        p[7] = leftShift &+ ((left & 1) &<< 3)
     }
     @inline(__always) func taps(_ p: UnsafePointer<Lanes8>) -> (r: (Lanes8, Lanes8, Lanes8, Lanes8), g: (Lanes8, Lanes8, Lanes8, Lanes8),
                                                                  b: (Lanes8, Lanes8, Lanes8, Lanes8)) {
-        let lo = SIMD8<UInt32>(repeating: 255)
+        let byte = SIMD8<UInt32>(repeating: 255)
         let top = gather(y, p, as: UInt16.self), bottom = gather(y, p + 1, as: UInt16.self)
-        let luma = (YUVToRGB.luma(Lanes8(truncatingIfNeeded: top & lo)), YUVToRGB.luma(Lanes8(truncatingIfNeeded: top &>> 8)),
-                    YUVToRGB.luma(Lanes8(truncatingIfNeeded: bottom & lo)), YUVToRGB.luma(Lanes8(truncatingIfNeeded: bottom &>> 8)))
-        // The right tap's chroma sample is the left one's for an even `left`, the next one (always inside the
-        // row) for an odd `left`: one byte on by `p[6]`.
-        let step = p + 6
-        @inline(__always) func sample(_ plane: UnsafeRawPointer, _ offsets: UnsafePointer<Lanes8>, right: Bool) -> Lanes8 {
-            let left = gather(plane, offsets, as: UInt8.self)
-            guard right else { return Lanes8(truncatingIfNeeded: left) }
-            let o = UnsafeRawPointer(offsets), s = UnsafeRawPointer(step)
-            @inline(__always) func one(_ i: Int) -> Int32 {
-                Int32(plane.load(fromByteOffset: Int(o.load(fromByteOffset: 4 * i, as: Int32.self) &+ s.load(fromByteOffset: 4 * i, as: Int32.self)),
-                                 as: UInt8.self))
-            }
-            return Lanes8(one(0), one(1), one(2), one(3), one(4), one(5), one(6), one(7))
+        let luma = (YUVToRGB.luma(Lanes8(truncatingIfNeeded: top & byte)), YUVToRGB.luma(Lanes8(truncatingIfNeeded: top &>> 8)),
+                    YUVToRGB.luma(Lanes8(truncatingIfNeeded: bottom & byte)), YUVToRGB.luma(Lanes8(truncatingIfNeeded: bottom &>> 8)))
+        let leftShift = SIMD8<UInt32>(truncatingIfNeeded: p[6]), rightShift = SIMD8<UInt32>(truncatingIfNeeded: p[7])
+        @inline(__always) func samples(_ plane: UnsafeRawPointer, _ offsets: UnsafePointer<Lanes8>) -> (Lanes8, Lanes8) {
+            let word = singleChromaColumn ? gather(plane, offsets, as: UInt8.self) : gather(plane, offsets, as: UInt16.self)
+            return (Lanes8(truncatingIfNeeded: (word &>> leftShift) & byte), Lanes8(truncatingIfNeeded: (word &>> rightShift) & byte))
         }
-        let uTL = sample(u, p + 2, right: false), uTR = sample(u, p + 2, right: true)
-        let uBL = sample(u, p + 3, right: false), uBR = sample(u, p + 3, right: true)
-        let vTL = sample(v, p + 4, right: false), vTR = sample(v, p + 4, right: true)
-        let vBL = sample(v, p + 5, right: false), vBR = sample(v, p + 5, right: true)
+        let (uTL, uTR) = samples(u, p + 2), (uBL, uBR) = samples(u, p + 3)
+        let (vTL, vTR) = samples(v, p + 4), (vBL, vBR) = samples(v, p + 5)
         @inline(__always) func rgb(_ l: Lanes8, _ cu: Lanes8, _ cv: Lanes8) -> (Lanes8, Lanes8, Lanes8) {
             (YUVToRGB.clamp(l &+ YUVToRGB.red(v: cv)), YUVToRGB.clamp(l &+ YUVToRGB.green(u: cu, v: cv)), YUVToRGB.clamp(l &+ YUVToRGB.blue(u: cu)))
         }
@@ -263,6 +264,7 @@ struct YUVTaps: WarpTapSource {
 /// With the weights' sum at most 2^15 every sum stays in `0…255·2^15`, so Int32 arithmetic is exact and
 /// the result needs no clamping. (The Int16 saturation of the source cell is OpenCV's; with images at most
 /// 16384 pixels wide the clamping after it would give the same taps without it.)
+@inline(__always)
 private func warpRows<Source: WarpTapSource>(_ source: Source, sourceWidth sw: Int, sourceHeight sh: Int,
                                              transform: PerspectiveTransform, width: Int, height: Int, zeroBorder: Bool,
                                              into out: UnsafeMutablePointer<UInt8>, rows: Range<Int>) {
@@ -294,7 +296,7 @@ private func warpRows<Source: WarpTapSource>(_ source: Source, sourceWidth sw: I
         @inline(__always) func upper(_ a: I8, _ b: I8) -> I8 { a.replacing(with: b, where: b .> a) }
         @inline(__always) func mask(_ m: SIMDMask<I8.MaskStorage>) -> I8 { zero.replacing(with: -1, where: m) }
         // Up to 4 groups of 8 pixels at a time: first their weights and offsets (into `plan`), then their
-        // taps, so neither pass waits on the other's long dependency chain. `plan` is at most 1408 bytes at
+        // taps, so neither pass waits on the other's long dependency chain. `plan` is at most 1536 bytes at
         // SIMD8's 16-byte alignment, which `withUnsafeTemporaryAllocation` places on the stack.
         let chunk = 4 * 8
         let perGroup = 4 + Source.planCount

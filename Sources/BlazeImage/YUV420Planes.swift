@@ -137,8 +137,7 @@ public enum YUVToRGB {
         ((((u &<< 3) &- chromaOffset) &* greenFromU) &>> 16) &+ ((((v &<< 3) &- chromaOffset) &* greenFromV) &>> 16)
     }
     @inline(__always) static func clamp(_ x: Lanes) -> Lanes {
-        let low = x.replacing(with: 0, where: x .< 0)
-        return low.replacing(with: 255, where: low .> 255)
+        pointwiseMin(pointwiseMax(x, Lanes(repeating: 0)), Lanes(repeating: 255))
     }
 }
 

@@ -58,6 +58,9 @@ final class FFmpegDecoder: @unchecked Sendable {
     /// Whether upright YUV 4:2:0 frames whose width is a multiple of 16 are converted straight into the
     /// frame's pixel array (true), or always through the staging buffer (false; for tests that compare both).
     var convertsInPlace = true
+    /// Whether upright YUV 4:2:0 frames of even height are handed out as their planes (``Image/init(yuv420:)``,
+    /// not converted), where libswscale's conversion is ``YUVToRGB``'s (``SwscaleAgreement``).
+    var keepsYUV = false
     /// The in-memory input, kept alive as long as libavformat reads through it.
     private let memory: MemoryIO?
     private var streamIndex: Int32 = -1
@@ -260,7 +263,13 @@ final class FFmpegDecoder: @unchecked Sendable {
                                      reason: "no conversion from pixel format \(frame.pointee.format) to RGB")
         }
         let image: Image
-        if convertsInPlace, info.rotationDegrees == 0, RGBStaging.convertsInPlace(frame) {
+        if keepsYUV, info.rotationDegrees == 0, AVPixelFormat(frame.pointee.format) == AV_PIX_FMT_YUV420P, h % 2 == 0,
+           frame.pointee.linesize.0 > 0, frame.pointee.linesize.1 > 0, frame.pointee.linesize.2 > 0,
+           SwscaleAgreement.matchesYUVToRGB(width: w), let buffers = DecodedFrameBuffers(referencing: frame) {
+            // The decoder's own planes, referenced: no conversion, no copy. A crop samples them directly and
+            // gets the bytes a crop of the swscale-converted frame would have.
+            image = try buffers.image()
+        } else if convertsInPlace, info.rotationDegrees == 0, RGBStaging.convertsInPlace(frame) {
             // libswscale's YUV 4:2:0 → RGB24 converter writes whole 16-pixel groups, exactly the row when the
             // width is a multiple of 16: straight into the frame's array, without the staging copy
             // (0.33 ms a 1080p frame). The bytes are the same either way (`inPlaceAndStagedFramesAreTheSame`).

@@ -35,6 +35,13 @@ public final class VideoFileReader {
         public var prefetch: Int = 2
         /// libavcodec decoding threads; 0 lets FFmpeg choose.
         public var decodeThreads: Int = 0
+        /// Convert every frame to RGB (true), or hand out upright 8-bit YUV 4:2:0 frames as their planes
+        /// (false): ``Image/init(yuv420:)`` over the decoder's memory, neither converted nor copied. Landmark
+        /// crops sample the planes directly and give the same bytes as on the converted frame, since the
+        /// reader first checks that libswscale converts frames of the stream's width exactly as
+        /// ``BlazeImage/YUVToRGB`` does; `image.pixels` converts on each read. Frames in other formats, or
+        /// turned by a display matrix, or where the check fails, are converted as usual.
+        public var convertsToRGB = true
         /// Skip frames whose millisecond timestamp does not increase (true), or return every frame (false).
         public var skipNonIncreasingTimestamps = true
         /// Called for each skipped frame, on the thread that calls ``VideoFileReader/nextFrame()``.
@@ -95,6 +102,7 @@ public final class VideoFileReader {
             throw VideoError.invalidOption(option: "decodeThreads", expected: "0...64", actual: "\(options.decodeThreads)")
         }
         let decoder = try FFmpegDecoder(path: path, memory: memory, decodeThreads: options.decodeThreads)
+        decoder.keepsYUV = !options.convertsToRGB
         recycler = decoder.recycler
         self.path = path
         info = decoder.info
@@ -112,7 +120,7 @@ public final class VideoFileReader {
     public func recycle(_ frame: consuming VideoFrame) {
         // Passed on at the next `nextFrame()`: by then the caller's own binding of the frame (a loop
         // variable, say) has ended, so the decoder finds the memory unshared and writes over it in place.
-        handedBack.append(frame.image.pixels)
+        if frame.image.yuv420 == nil { handedBack.append(frame.image.pixels) }   // planes go back to the decoder by themselves
     }
 
     /// Frames decoded into memory handed back by ``recycle(_:)`` so far.

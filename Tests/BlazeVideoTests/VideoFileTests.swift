@@ -163,6 +163,43 @@ func meanAbsoluteDifference(_ a: Image, _ b: Image) -> Double {
         #expect(Set(direct.flatMap { $0 }).count > 200, "the clip should span the colour range")
     }
 
+    /// Frames read as YUV planes (`convertsToRGB` off) convert to the bytes libswscale gives, and a rotated
+    /// perspective crop of the planes is the crop of the converted frame, byte for byte; a frame of odd
+    /// height (libswscale then converts otherwise) comes as RGB. The width check behind it
+    /// (`SwscaleAgreement`) holds for the widths used here and a 1080p one.
+    @Test(arguments: [(160, 64), (96, 33)])
+    func yuvFramesConvertAndCropAsTheirRGB(width: Int, height: Int) throws {
+        #expect(SwscaleAgreement.matchesYUVToRGB(width: 1920) && SwscaleAgreement.matchesYUVToRGB(width: width))
+        let path = temporaryPath("planes\(height).mp4")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let writer = try VideoFileWriter(path: path, width: width, height: height, frameRate: 25)
+        var state: UInt32 = 99
+        for t in 0..<4 {
+            let pixels = (0..<(width * height * 3)).map { i -> UInt8 in
+                state = state &* 1_664_525 &+ 1_013_904_223
+                return i % 3 == t % 3 ? UInt8(truncatingIfNeeded: state >> 24) : UInt8(truncatingIfNeeded: (i / 3 % width) * 255 / width)
+            }
+            try writer.write(try Image(rgb: pixels, width: width, height: height), timestampMs: t * 40)
+        }
+        try writer.finish()
+        var options = VideoFileReader.Options()
+        options.convertsToRGB = false
+        let planes = readAll(path, options: options), rgb = readAll(path)
+        #expect(planes.error == nil && planes.frames.count == 4 && rgb.frames.count == 4)
+        let t = PerspectiveTransform(sourceQuad: [SIMD2(-5, Float(height) + 3), SIMD2(10, -7), SIMD2(Float(width) + 4, 2), SIMD2(Float(width) - 9, Float(height) + 6)],
+                                     destinationQuad: [SIMD2(0, 40), SIMD2(0, 0), SIMD2(40, 0), SIMD2(40, 40)])
+        for (a, b) in zip(planes.frames, rgb.frames) {
+            #expect((a.image.yuv420 != nil) == (height % 2 == 0), "frame \(a.index): planes only for an even height")
+            #expect(a.image.pixels == b.image.pixels, "frame \(a.index): converted planes differ from libswscale's RGB")
+            for border in [BorderMode.zero, .replicate] {
+                var fromPlanes = [UInt8](repeating: 0, count: 40 * 40 * 3), fromRGB = fromPlanes
+                fromPlanes.withUnsafeMutableBufferPointer { warpPerspectiveRGB(a.image, transform: t, width: 40, height: 40, border: border, into: $0.baseAddress!) }
+                fromRGB.withUnsafeMutableBufferPointer { warpPerspectiveRGB(b.image, transform: t, width: 40, height: 40, border: border, into: $0.baseAddress!) }
+                #expect(fromPlanes == fromRGB, "frame \(a.index) \(border): the crop of the planes differs from the crop of the RGB frame")
+            }
+        }
+    }
+
     @Test func displayMatrixRotationIsApplied() throws {
         // Stored landscape 64×48 with a red left half; a 90° clockwise display rotation shows it as a
         // 48×64 portrait frame with the red half on top.
