@@ -69,6 +69,9 @@ final class FFmpegDecoder: @unchecked Sendable {
     private var draining = false
     /// A frame came out flagged as decoded with errors; no later frame is returned.
     private var passedDamagedFrame = false
+    /// Frames the decoder gave back while draining, held until it is empty (see ``next()``).
+    private var drained: [UnsafeMutablePointer<AVFrame>] = []
+    private var drainedInOrder = false
     private var finished = false
     /// The first damage seen; thrown once the frames decoded before it have been delivered.
     private var pendingError: VideoError?
@@ -151,6 +154,8 @@ final class FFmpegDecoder: @unchecked Sendable {
     deinit { release() }
 
     private func release() {
+        for var held in drained as [UnsafeMutablePointer<AVFrame>?] { av_frame_free(&held) }
+        drained = []
         freeCodecObjects(&scaler, &frame, &packet, &codec)
         if format != nil { avformat_close_input(&format) }
     }
@@ -161,24 +166,38 @@ final class FFmpegDecoder: @unchecked Sendable {
     func next() throws -> VideoFrame? {
         guard !finished, let codec, let frame, let packet, let format else { return nil }
         while true {
+            if drainedInOrder, !drained.isEmpty {
+                var held: UnsafeMutablePointer<AVFrame>? = drained.removeFirst()
+                defer { av_frame_free(&held) }
+                if let out = try deliver(held!) { return out }
+                continue
+            }
             let received = avcodec_receive_frame(codec, frame)
             if received == 0 {
-                defer { av_frame_unref(frame) }
-                if frame.pointee.decode_error_flags != 0 || frame.pointee.flags & AV_FRAME_FLAG_CORRUPT != 0 {
-                    if pendingError == nil {
-                        pendingError = .damaged(path: path, framesDecoded: delivered, byteOffset: lastPacketOffset,
-                                                reason: "frame \(delivered) decoded with errors")
+                if draining {
+                    // Held back until the decoder is empty, then handed out in presentation order: a frame-threaded
+                    // decoder that met damage can flush its last frames out of order (seen under load: a B-frame
+                    // after the P-frame it precedes), and the frames that come out must be a gap-free prefix.
+                    if let held = av_frame_alloc() {
+                        av_frame_move_ref(held, frame)
+                        drained.append(held)
+                    } else {
+                        av_frame_unref(frame)
                     }
-                    passedDamagedFrame = true
-                    continue   // never a concealed frame
+                    continue
                 }
-                // Nor any frame after it in presentation order: it may predict from the damaged one, and the
-                // frames that come out stay a gap-free prefix of the clip (which frame the decoder flags first
-                // can depend on its threading).
-                if passedDamagedFrame { continue }
-                // After damage the decoder is drained: frames still in its reorder buffer were decoded from
-                // the packets before the damaged one, and come out too.
-                return try convert(frame)
+                defer { av_frame_unref(frame) }
+                if let out = try deliver(frame) { return out }
+                continue
+            }
+            if received == blaze_averror_eof(), !drainedInOrder, !drained.isEmpty {
+                let order = drained.indices.sorted { a, b in
+                    let (pa, pb) = (FFmpegDecoder.presentationTime(drained[a]), FFmpegDecoder.presentationTime(drained[b]))
+                    return pa != pb ? pa < pb : a < b
+                }
+                drained = order.map { drained[$0] }
+                drainedInOrder = true
+                continue
             }
             if received == blaze_averror_eof() {
                 finished = true
@@ -234,6 +253,31 @@ final class FFmpegDecoder: @unchecked Sendable {
                 startDraining(codec)
             }
         }
+    }
+
+    /// `frame` converted, or nil when it is not handed out: a frame decoded with errors is never returned (no
+    /// concealed frame), nor is any frame after it in presentation order, since it may predict from the damaged
+    /// one and the frames that come out stay a gap-free prefix of the clip (which frame the decoder flags
+    /// first can depend on its threading). After damage the decoder is drained: frames still in its reorder
+    /// buffer were decoded from the packets before the damaged one, and come out too.
+    private func deliver(_ frame: UnsafeMutablePointer<AVFrame>) throws -> VideoFrame? {
+        if frame.pointee.decode_error_flags != 0 || frame.pointee.flags & AV_FRAME_FLAG_CORRUPT != 0 {
+            if pendingError == nil {
+                pendingError = .damaged(path: path, framesDecoded: delivered, byteOffset: lastPacketOffset,
+                                        reason: "frame \(delivered) decoded with errors")
+            }
+            passedDamagedFrame = true
+            return nil
+        }
+        if passedDamagedFrame { return nil }
+        return try convert(frame)
+    }
+
+    /// A decoded frame's presentation time for ordering (frames without one keep their place at the end).
+    static func presentationTime(_ frame: UnsafeMutablePointer<AVFrame>) -> Int64 {
+        if frame.pointee.best_effort_timestamp != blaze_av_nopts_value() { return frame.pointee.best_effort_timestamp }
+        if frame.pointee.pts != blaze_av_nopts_value() { return frame.pointee.pts }
+        return Int64.max
     }
 
     private func startDraining(_ codec: UnsafeMutablePointer<AVCodecContext>) {
