@@ -72,6 +72,12 @@ final class FFmpegDecoder: @unchecked Sendable {
     /// Frames the decoder gave back while draining, held until it is empty (see ``next()``).
     private var drained: [UnsafeMutablePointer<AVFrame>] = []
     private var drainedInOrder = false
+    /// The earliest presentation time of a packet that was never decoded; no later frame is handed out.
+    private var firstLostPresentationTime: Int64?
+    /// The video stream, its packets read so far and the last one's decoding time.
+    private var videoStream: UnsafeMutablePointer<AVStream>?
+    private var packetsRead: Int32 = 0
+    private var lastReadDTS: Int64?
     private var finished = false
     /// The first damage seen; thrown once the frames decoded before it have been delivered.
     private var pendingError: VideoError?
@@ -103,6 +109,7 @@ final class FFmpegDecoder: @unchecked Sendable {
                 throw VideoError.noVideoStream(path: path, streams: FFmpegDecoder.streamList(context))
             }
             streamIndex = best
+            videoStream = stream
             let parameters = stream.pointee.codecpar!
             let codedWidth = Int(parameters.pointee.width), codedHeight = Int(parameters.pointee.height)
             guard isSupportedFrameSize(codedWidth, codedHeight) else {
@@ -232,17 +239,24 @@ final class FFmpegDecoder: @unchecked Sendable {
                 if read != blaze_averror_eof() {
                     pendingError = .damaged(path: path, framesDecoded: delivered, byteOffset: currentOffset(format),
                                             reason: "reading the container failed: \(ffmpegMessage(read))")
+                    noteUnreadPackets(format)
+                } else if let stream = videoStream, avformat_index_get_entries_count(stream) > packetsRead {
+                    noteUnreadPackets(format)   // the index lists packets the file no longer holds
                 }
                 startDraining(codec)
                 continue
             }
             defer { av_packet_unref(packet) }
             guard packet.pointee.stream_index == streamIndex else { continue }
+            packetsRead += 1
+            if packet.pointee.dts != blaze_av_nopts_value() { lastReadDTS = packet.pointee.dts }
             if packet.pointee.pos >= 0 { lastPacketOffset = packet.pointee.pos }
             if packet.pointee.flags & AV_PKT_FLAG_DISCARD != 0 { discardedPackets += 1 }
             if packet.pointee.flags & AV_PKT_FLAG_CORRUPT != 0 {
                 pendingError = .damaged(path: path, framesDecoded: delivered, byteOffset: lastPacketOffset,
                                         reason: "the container marks this packet as corrupt (cut short?)")
+                noteLostPacket(packet)
+                noteUnreadPackets(format)
                 startDraining(codec)
                 continue
             }
@@ -250,6 +264,7 @@ final class FFmpegDecoder: @unchecked Sendable {
             if sent < 0, sent != blaze_averror(EAGAIN) {
                 pendingError = .damaged(path: path, framesDecoded: delivered, byteOffset: lastPacketOffset,
                                         reason: ffmpegMessage(sent))
+                noteLostPacket(packet)
                 startDraining(codec)
             }
         }
@@ -270,7 +285,37 @@ final class FFmpegDecoder: @unchecked Sendable {
             return nil
         }
         if passedDamagedFrame { return nil }
+        // A frame shown after one whose packet never reached the decoder (a B-frame cut off after the P-frame
+        // it precedes was decoded) would leave a gap.
+        if let lost = firstLostPresentationTime, FFmpegDecoder.presentationTime(frame) > lost {
+            passedDamagedFrame = true
+            return nil
+        }
         return try convert(frame)
+    }
+
+    /// Remembers the presentation time of a packet that is not decoded (damaged), the earliest one.
+    private func noteLostPacket(_ packet: UnsafeMutablePointer<AVPacket>) {
+        let pts = packet.pointee.pts != blaze_av_nopts_value() ? packet.pointee.pts : packet.pointee.dts
+        guard pts != blaze_av_nopts_value() else { return }
+        firstLostPresentationTime = min(firstLostPresentationTime ?? pts, pts)
+    }
+
+    /// Reading stopped before the stream's end: a packet never read is shown no earlier than it is decoded,
+    /// so its presentation time is at least the decoding time of the first packet not read, which the
+    /// container's index gives, or else just past the last packet read. Frames shown after that bound could
+    /// follow a missing one and are not handed out.
+    private func noteUnreadPackets(_ format: UnsafeMutablePointer<AVFormatContext>) {
+        var bound = lastReadDTS.map { $0 + 1 }
+        if let stream = videoStream, avformat_index_get_entries_count(stream) > packetsRead,
+           let entry = avformat_index_get_entry(stream, Int32(packetsRead)),
+           entry.pointee.timestamp != blaze_av_nopts_value(), entry.pointee.timestamp > (lastReadDTS ?? Int64.min) {
+            bound = entry.pointee.timestamp
+        }
+        guard let bound else { return }
+        // Only frames strictly after the bound are held back; one shown at the bound itself cannot be preceded by
+        // a missing one.
+        firstLostPresentationTime = min(firstLostPresentationTime ?? bound, bound)
     }
 
     /// A decoded frame's presentation time for ordering (frames without one keep their place at the end).
