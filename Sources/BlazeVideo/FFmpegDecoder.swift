@@ -69,9 +69,6 @@ final class FFmpegDecoder: @unchecked Sendable {
     private var draining = false
     /// A frame came out flagged as decoded with errors; no later frame is returned.
     private var passedDamagedFrame = false
-    /// Frames the decoder gave back while draining, held until it is empty (see ``next()``).
-    private var drained: [UnsafeMutablePointer<AVFrame>] = []
-    private var drainedInOrder = false
     /// The earliest presentation time of a packet that was never decoded; no later frame is handed out.
     private var firstLostPresentationTime: Int64?
     /// The video stream, its packets read so far and the last one's decoding time.
@@ -161,8 +158,6 @@ final class FFmpegDecoder: @unchecked Sendable {
     deinit { release() }
 
     private func release() {
-        for var held in drained as [UnsafeMutablePointer<AVFrame>?] { av_frame_free(&held) }
-        drained = []
         freeCodecObjects(&scaler, &frame, &packet, &codec)
         if format != nil { avformat_close_input(&format) }
     }
@@ -173,37 +168,10 @@ final class FFmpegDecoder: @unchecked Sendable {
     func next() throws -> VideoFrame? {
         guard !finished, let codec, let frame, let packet, let format else { return nil }
         while true {
-            if drainedInOrder, !drained.isEmpty {
-                var held: UnsafeMutablePointer<AVFrame>? = drained.removeFirst()
-                defer { av_frame_free(&held) }
-                if let out = try deliver(held!) { return out }
-                continue
-            }
             let received = avcodec_receive_frame(codec, frame)
             if received == 0 {
-                if draining {
-                    // Held back until the decoder is empty, then handed out in presentation order: a frame-threaded
-                    // decoder that met damage can flush its last frames out of order (seen under load: a B-frame
-                    // after the P-frame it precedes), and the frames that come out must be a gap-free prefix.
-                    if let held = av_frame_alloc() {
-                        av_frame_move_ref(held, frame)
-                        drained.append(held)
-                    } else {
-                        av_frame_unref(frame)
-                    }
-                    continue
-                }
                 defer { av_frame_unref(frame) }
                 if let out = try deliver(frame) { return out }
-                continue
-            }
-            if received == blaze_averror_eof(), !drainedInOrder, !drained.isEmpty {
-                let order = drained.indices.sorted { a, b in
-                    let (pa, pb) = (FFmpegDecoder.presentationTime(drained[a]), FFmpegDecoder.presentationTime(drained[b]))
-                    return pa != pb ? pa < pb : a < b
-                }
-                drained = order.map { drained[$0] }
-                drainedInOrder = true
                 continue
             }
             if received == blaze_averror_eof() {
@@ -239,9 +207,9 @@ final class FFmpegDecoder: @unchecked Sendable {
                 if read != blaze_averror_eof() {
                     pendingError = .damaged(path: path, framesDecoded: delivered, byteOffset: currentOffset(format),
                                             reason: "reading the container failed: \(ffmpegMessage(read))")
-                    noteUnreadPackets(format)
+                    noteUnreadPackets()
                 } else if let stream = videoStream, avformat_index_get_entries_count(stream) > packetsRead {
-                    noteUnreadPackets(format)   // the index lists packets the file no longer holds
+                    noteUnreadPackets()   // the index lists packets the file no longer holds
                 }
                 startDraining(codec)
                 continue
@@ -256,7 +224,7 @@ final class FFmpegDecoder: @unchecked Sendable {
                 pendingError = .damaged(path: path, framesDecoded: delivered, byteOffset: lastPacketOffset,
                                         reason: "the container marks this packet as corrupt (cut short?)")
                 noteLostPacket(packet)
-                noteUnreadPackets(format)
+                noteUnreadPackets()
                 startDraining(codec)
                 continue
             }
@@ -305,7 +273,7 @@ final class FFmpegDecoder: @unchecked Sendable {
     /// so its presentation time is at least the decoding time of the first packet not read, which the
     /// container's index gives, or else just past the last packet read. Frames shown after that bound could
     /// follow a missing one and are not handed out.
-    private func noteUnreadPackets(_ format: UnsafeMutablePointer<AVFormatContext>) {
+    private func noteUnreadPackets() {
         var bound = lastReadDTS.map { $0 + 1 }
         if let stream = videoStream, avformat_index_get_entries_count(stream) > packetsRead,
            let entry = avformat_index_get_entry(stream, Int32(packetsRead)),
@@ -318,7 +286,7 @@ final class FFmpegDecoder: @unchecked Sendable {
         firstLostPresentationTime = min(firstLostPresentationTime ?? bound, bound)
     }
 
-    /// A decoded frame's presentation time for ordering (frames without one keep their place at the end).
+    /// A decoded frame's presentation time (the largest one for a frame without any).
     static func presentationTime(_ frame: UnsafeMutablePointer<AVFrame>) -> Int64 {
         if frame.pointee.best_effort_timestamp != blaze_av_nopts_value() { return frame.pointee.best_effort_timestamp }
         if frame.pointee.pts != blaze_av_nopts_value() { return frame.pointee.pts }

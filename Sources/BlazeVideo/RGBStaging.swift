@@ -90,11 +90,17 @@ extension RGBStaging {
     /// Converts `frame` (any pixel format) into the staging buffer with `scaler`.
     func convert(from frame: UnsafeMutablePointer<AVFrame>, with scaler: OpaquePointer) {
         let h = Int(frame.pointee.height)
-        var destination: [UnsafeMutablePointer<UInt8>?] = [prepare(width: Int(frame.pointee.width), height: h), nil, nil, nil]
+        RGBStaging.scale(frame, with: scaler, into: prepare(width: Int(frame.pointee.width), height: h), rowBytes: rowBytes)
+    }
+
+    /// Converts all of `frame` with `scaler` into packed RGB rows `rowBytes` apart at `destination`.
+    private static func scale(_ frame: UnsafeMutablePointer<AVFrame>, with scaler: OpaquePointer,
+                              into destination: UnsafeMutablePointer<UInt8>, rowBytes: Int) {
+        var planes: [UnsafeMutablePointer<UInt8>?] = [destination, nil, nil, nil]
         var stride: [Int32] = [Int32(rowBytes), 0, 0, 0]
-        RGBStaging.withPlanes(of: frame) { planes, strides in
-            _ = sws_scale(scaler, UnsafeRawPointer(planes).assumingMemoryBound(to: UnsafePointer<UInt8>?.self), strides, 0,
-                          Int32(h), &destination, &stride)
+        withPlanes(of: frame) { source, strides in
+            _ = sws_scale(scaler, UnsafeRawPointer(source).assumingMemoryBound(to: UnsafePointer<UInt8>?.self), strides, 0,
+                          frame.pointee.height, &planes, &stride)
         }
     }
 
@@ -113,14 +119,7 @@ extension RGBStaging {
         let w = Int(frame.pointee.width), h = Int(frame.pointee.height), count = w * h * 3
         let slack = 64
         func write(into pixels: inout [UInt8]) {
-            pixels.withUnsafeMutableBufferPointer { buffer in
-                var destination: [UnsafeMutablePointer<UInt8>?] = [buffer.baseAddress, nil, nil, nil]
-                var stride: [Int32] = [Int32(w * 3), 0, 0, 0]
-                withPlanes(of: frame) { planes, strides in
-                    _ = sws_scale(scaler, UnsafeRawPointer(planes).assumingMemoryBound(to: UnsafePointer<UInt8>?.self), strides, 0,
-                                  Int32(h), &destination, &stride)
-                }
-            }
+            pixels.withUnsafeMutableBufferPointer { scale(frame, with: scaler, into: $0.baseAddress!, rowBytes: w * 3) }
         }
         // Moved, not copied (a second reference would make the write copy the whole array).
         if var pixels = consume reusing, pixels.count == count {

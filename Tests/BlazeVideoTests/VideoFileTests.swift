@@ -38,6 +38,23 @@ func writeClip(_ name: String, width: Int, height: Int, timestampsMs: [Int], rot
     return path
 }
 
+/// A clip of `frames` frames, 40 ms apart, whose channel `t % 3` of frame `t` is noise and the other two a
+/// horizontal ramp: decoded, its samples span the colour range.
+func writeNoiseClip(_ name: String, width: Int, height: Int, frames: Int, seed: UInt32) throws -> String {
+    let path = temporaryPath(name)
+    let writer = try VideoFileWriter(path: path, width: width, height: height, frameRate: 25)
+    var state = seed
+    for t in 0..<frames {
+        let pixels = (0..<(width * height * 3)).map { i -> UInt8 in
+            state = state &* 1_664_525 &+ 1_013_904_223
+            return i % 3 == t % 3 ? UInt8(truncatingIfNeeded: state >> 24) : UInt8(truncatingIfNeeded: (i / 3 % width) * 255 / width)
+        }
+        try writer.write(try Image(rgb: pixels, width: width, height: height), timestampMs: t * 40)
+    }
+    try writer.finish()
+    return path
+}
+
 /// All frames of a file, plus the error that ended the read if any. (FFmpeg's own log is quieted: the
 /// damaged files below would fill the test output with its complaints; the errors are checked instead.)
 func readAll(_ path: String, options: VideoFileReader.Options = .init()) -> (frames: [VideoFrame], error: Error?) {
@@ -135,18 +152,8 @@ func meanAbsoluteDifference(_ a: Image, _ b: Image) -> Double {
     /// the colour range; recycled arrays keep the spare capacity the direct conversion needs.
     @Test func inPlaceAndStagedFramesAreTheSame() throws {
         let (width, height) = (160, 64)
-        let path = temporaryPath("inplace.mp4")
+        let path = try writeNoiseClip("inplace.mp4", width: width, height: height, frames: 6, seed: 12345)
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let writer = try VideoFileWriter(path: path, width: width, height: height, frameRate: 25)
-        var state: UInt32 = 12345
-        for t in 0..<6 {
-            let pixels = (0..<(width * height * 3)).map { i -> UInt8 in
-                state = state &* 1_664_525 &+ 1_013_904_223
-                return i % 3 == t % 3 ? UInt8(truncatingIfNeeded: state >> 24) : UInt8(truncatingIfNeeded: (i / 3 % width) * 255 / width)
-            }
-            try writer.write(try Image(rgb: pixels, width: width, height: height), timestampMs: t * 40)
-        }
-        try writer.finish()
         func decode(inPlace: Bool) throws -> [[UInt8]] {
             let decoder = try FFmpegDecoder(path: path, decodeThreads: 1)
             decoder.convertsInPlace = inPlace
@@ -170,18 +177,8 @@ func meanAbsoluteDifference(_ a: Image, _ b: Image) -> Double {
     @Test(arguments: [(160, 64), (96, 33)])
     func yuvFramesConvertAndCropAsTheirRGB(width: Int, height: Int) throws {
         #expect(SwscaleAgreement.matchesYUVToRGB(width: 1920) && SwscaleAgreement.matchesYUVToRGB(width: width))
-        let path = temporaryPath("planes\(height).mp4")
+        let path = try writeNoiseClip("planes\(height).mp4", width: width, height: height, frames: 4, seed: 99)
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let writer = try VideoFileWriter(path: path, width: width, height: height, frameRate: 25)
-        var state: UInt32 = 99
-        for t in 0..<4 {
-            let pixels = (0..<(width * height * 3)).map { i -> UInt8 in
-                state = state &* 1_664_525 &+ 1_013_904_223
-                return i % 3 == t % 3 ? UInt8(truncatingIfNeeded: state >> 24) : UInt8(truncatingIfNeeded: (i / 3 % width) * 255 / width)
-            }
-            try writer.write(try Image(rgb: pixels, width: width, height: height), timestampMs: t * 40)
-        }
-        try writer.finish()
         var options = VideoFileReader.Options()
         options.convertsToRGB = false
         let planes = readAll(path, options: options), rgb = readAll(path)
