@@ -29,6 +29,10 @@ struct InputOptions: ParsableArguments {
     @Flag(help: "No progress line on standard error.")
     var quiet = false
 
+    @Flag(help: ArgumentHelp("After each video, print on standard error its frames, seconds and frames per second, timed from "
+                             + "opening the file to its last line (making the landmarker is not counted)."))
+    var timing = false
+
     @Option(help: "Threads per inference (1...64).")
     var threads = 1
 
@@ -265,6 +269,7 @@ struct MediaRun<Result> {
     }
 
     private func processVideo(_ path: String, name: String, looksLike: SniffedFormat, into sink: OutputSink) throws {
+        let openedAt = DispatchTime.now().uptimeNanoseconds
         var readerOptions = VideoFileReader.Options()
         readerOptions.prefetch = 3
         readerOptions.skipNonIncreasingTimestamps = false   // gated below, so the overlay video keeps every frame
@@ -275,7 +280,9 @@ struct MediaRun<Result> {
             throw CLIError.notMedia(path: path, looksLike: looksLike.description, detail: "FFmpeg: \(reason)")
         }
         let info = reader.info
+        let madeAt = DispatchTime.now().uptimeNanoseconds
         let tracker = try landmarkers.videoTracker(for: path)
+        let makingNanoseconds = DispatchTime.now().uptimeNanoseconds - madeAt
         let writer = try overlayVideo.map {
             try VideoFileWriter(path: $0, width: info.width, height: info.height, frameRate: info.frameRate ?? 30,
                                 timeBase: (info.timeBaseNumerator, info.timeBaseDenominator))
@@ -289,6 +296,12 @@ struct MediaRun<Result> {
         defer {
             progress.finish()
             reportTracking(tracker.statistics(), name: name)
+            if options.timing {
+                let seconds = Double(DispatchTime.now().uptimeNanoseconds - openedAt - makingNanoseconds) * 1e-9
+                let line = String(format: "%d frames in %.3f s, %.1f frames/s (opening the file to its last line)",
+                                  processed, seconds, Double(processed) / max(seconds, 1e-9))
+                FileHandle.standardError.write("\(name): \(line)\n".data(using: .utf8)!)
+            }
         }
         func overlayFrame(_ frame: VideoFrame, _ result: Result?) throws {
             guard let writer, lastWritten.map({ frame.presentationTimestamp > $0 }) ?? true else { return }

@@ -201,6 +201,11 @@ func contents(of directory: URL) throws -> [String: Data] {
         #expect(records.allSatisfy { $0["video"] as? String == "pan.mp4" && $0["image"] == nil })
         #expect(records.allSatisfy { ($0["poses"] as? [Any])?.count == 1 })
         #expect(run.stderr.contains("pan.mp4: tracked 6 frames"))
+        #expect(!run.stderr.contains("frames/s"))
+
+        let timed = try blaze(["pose", "--quiet", "--timing", clip])
+        #expect(timed.status == 0 && timed.lines == run.lines)
+        #expect(timed.stderr.hasPrefix("pan.mp4: 6 frames in ") && timed.stderr.contains(" frames/s (opening the file to its last line)"))
     }
 
     /// Zero-byte and text files, a JPEG header claiming 65500×65500, a truncated video and a truncated JPEG:
