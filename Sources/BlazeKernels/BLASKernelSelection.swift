@@ -55,6 +55,36 @@ public enum BLASKernelSelection {
         return "\(before) -> \(after) (AVX-512)"
     }()
 
+    /// Makes OpenBLAS run every call on the calling thread, once per process, and stops its thread
+    /// server; returns what it did.
+    ///
+    /// BlazeKit calls BLAS from its own worker threads, one call per thread, so OpenBLAS's server
+    /// threads never get work. OpenBLAS 0.3.21's pthreads build starts them when the library loads
+    /// (`gotoblas_init` → `blas_thread_init`), and `openblas_set_num_threads(1)` leaves them running
+    /// (or starts them, if they were stopped: "lazy re-init after fork"). Each spins on `sched_yield`
+    /// for about a tenth of a second after it starts: on a 2-core machine, CPU taken from planning,
+    /// the first inferences and a video decoder starting up (`perf` of a 3-frame `blaze pose` run: 12 %
+    /// of its CPU; stopping them cut its system time from 0.14–0.21 to 0.08–0.12 s). So after
+    /// `openblas_set_num_threads(1)` this calls `blas_thread_shutdown_`, the function OpenBLAS itself
+    /// runs before a `fork`; level-3 calls with one thread run on the caller's thread and do not start
+    /// the server again. If the server is not running, it sets `blas_cpu_number` (all that
+    /// `openblas_set_num_threads(1)` changes besides starting the server) instead.
+    @discardableResult
+    public static func useCallerThreadOnly() -> String { callerThreadOnly }
+
+    private static let callerThreadOnly: String = {
+        if let available = symbol("blas_server_avail", as: UnsafeMutablePointer<Int32>.self), available.pointee == 0,
+           let cpuNumber = symbol("blas_cpu_number", as: UnsafeMutablePointer<Int32>.self) {
+            cpuNumber.pointee = 1
+            return "blas_cpu_number = 1 (thread server not started)"
+        }
+        openblas_set_num_threads(1)
+        guard let shutdown = symbol("blas_thread_shutdown_", as: (@convention(c) () -> Int32).self) else {
+            return "openblas_set_num_threads(1)"
+        }
+        return "openblas_set_num_threads(1), thread server stopped (\(shutdown()))"
+    }()
+
     private static func cpuFlags() -> Set<Substring> {
         guard let text = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8),
               let line = text.split(separator: "\n").first(where: { $0.hasPrefix("flags") }),

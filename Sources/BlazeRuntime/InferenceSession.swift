@@ -127,7 +127,7 @@ public final class InferenceSession: @unchecked Sendable {
     public init(model: ModelFile, options: RuntimeOptions = RuntimeOptions()) throws {
         try options.validate()
         if options.selectBLASKernels { BLASKernelSelection.upgradeIfBeneficial() }
-        openblas_set_num_threads(1)
+        BLASKernelSelection.useCallerThreadOnly()
         self.model = model
         self.options = options
         let g = model.graph
