@@ -67,17 +67,11 @@ public enum BLASKernelSelection {
     /// of its CPU; stopping them cut its system time from 0.14–0.21 to 0.08–0.12 s). So after
     /// `openblas_set_num_threads(1)` this calls `blas_thread_shutdown_`, the function OpenBLAS itself
     /// runs before a `fork`; level-3 calls with one thread run on the caller's thread and do not start
-    /// the server again. If the server is not running, it sets `blas_cpu_number` (all that
-    /// `openblas_set_num_threads(1)` changes besides starting the server) instead.
+    /// the server again. A BLAS without that function keeps its threads.
     @discardableResult
     public static func useCallerThreadOnly() -> String { callerThreadOnly }
 
     private static let callerThreadOnly: String = {
-        if let available = symbol("blas_server_avail", as: UnsafeMutablePointer<Int32>.self), available.pointee == 0,
-           let cpuNumber = symbol("blas_cpu_number", as: UnsafeMutablePointer<Int32>.self) {
-            cpuNumber.pointee = 1
-            return "blas_cpu_number = 1 (thread server not started)"
-        }
         openblas_set_num_threads(1)
         guard let shutdown = symbol("blas_thread_shutdown_", as: (@convention(c) () -> Int32).self) else {
             return "openblas_set_num_threads(1)"
