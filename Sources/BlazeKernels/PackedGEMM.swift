@@ -170,6 +170,9 @@ public enum PackedGEMM {
                         let n = min(tileRows, end - r)
                         let ar = a + r * lda, cr = c + r * ldc + p * width
                         switch tile {
+                        case .avx512x8x32 where columns <= 16:
+                            GEMMTile8x32.runHalf(a: ar, lda: lda, rows: n, panel: panel, indices: idx, depth: live, bias: bias,
+                                                 c: cr, ldc: ldc, columns: columns, bounds: bounds)
                         case .avx512x8x32:
                             GEMMTile8x32.run(a: ar, lda: lda, rows: n, panel: panel, indices: idx, depth: live, bias: bias,
                                              c: cr, ldc: ldc, columns: columns, bounds: bounds)

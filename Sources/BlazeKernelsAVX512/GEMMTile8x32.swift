@@ -1,5 +1,5 @@
 /// The AVX-512 register tile of the packed GEMM: 8 rows × 32 columns, sixteen `SIMD16<Float>`
-/// accumulators in zmm registers.
+/// accumulators in zmm registers, and its left half (8 × 16) for panels with at most 16 live columns.
 ///
 /// This module is compiled for `skylake-avx512` (see Package.swift) and must only run on a CPU that
 /// reports AVX-512 F/BW/DQ/VL; `BlazeKernels.PackedGEMM` checks that once and calls in here. It
@@ -86,6 +86,76 @@ public enum GEMMTile8x32 {
             var j = offset
             if columns &- j >= 8 { dst.storeBytes(of: v.lowHalf, toByteOffset: j &* 4, as: SIMD8<Float>.self); j &+= 8 }
             while j < columns { dst.storeBytes(of: v[j &- offset], toByteOffset: j &* 4, as: Float.self); j &+= 1 }
+        }
+    }
+    /// The left half of ``run(a:lda:rows:panel:indices:depth:bias:c:ldc:columns:bounds:)`` for a panel with
+    /// at most 16 live columns (a layer's last panel when its output count is 1…16 past a multiple of 32,
+    /// e.g. 16, 48 or 144 outputs): eight accumulators, and only the low 16 floats of each 32-wide panel
+    /// row and of the bias are read. Each output is the same chain of fused multiply-adds in the same
+    /// order as in the full tile, so results are bit-identical; the full tile would spend half its
+    /// multiply-adds on the panel's zero padding.
+    @inline(never)
+    public static func runHalf(a: UnsafePointer<Float>, lda: Int, rows: Int, panel: UnsafePointer<Float>,
+                               indices: UnsafePointer<Int32>, depth: Int, bias: UnsafePointer<Float>,
+                               c: UnsafeMutablePointer<Float>, ldc: Int, columns: Int, bounds: UnsafePointer<Float>) {
+        typealias V = SIMD16<Float>
+        let last = rows &- 1
+        let a0 = a, a1 = a + min(1, last) &* lda, a2 = a + min(2, last) &* lda, a3 = a + min(3, last) &* lda
+        let a4 = a + min(4, last) &* lda, a5 = a + min(5, last) &* lda, a6 = a + min(6, last) &* lda
+        let a7 = a + min(7, last) &* lda
+        let bl = UnsafeRawPointer(bias).loadUnaligned(as: V.self)
+        var r0 = bl, r1 = bl, r2 = bl, r3 = bl, r4 = bl, r5 = bl, r6 = bl, r7 = bl
+        var p = UnsafeRawPointer(panel)
+        for i in 0..<depth {
+            let k = Int(indices[i])
+            let w = p.loadUnaligned(as: V.self)
+            r0 = r0.addingProduct(V(repeating: a0[k]), w)
+            r1 = r1.addingProduct(V(repeating: a1[k]), w)
+            r2 = r2.addingProduct(V(repeating: a2[k]), w)
+            r3 = r3.addingProduct(V(repeating: a3[k]), w)
+            r4 = r4.addingProduct(V(repeating: a4[k]), w)
+            r5 = r5.addingProduct(V(repeating: a5[k]), w)
+            r6 = r6.addingProduct(V(repeating: a6[k]), w)
+            r7 = r7.addingProduct(V(repeating: a7[k]), w)
+            p += 128
+        }
+        let vlo = V(repeating: bounds[0]), vhi = V(repeating: bounds[1])
+        @inline(__always) func clamp(_ v: V) -> V {
+            let x = v.replacing(with: vlo, where: v .< vlo)
+            return x.replacing(with: vhi, where: x .> vhi)
+        }
+        let out = UnsafeMutableRawPointer(c)
+        let rowBytes = ldc &* 4
+        if rows == 8, columns == 16 {
+            out.storeBytes(of: clamp(r0), as: V.self)
+            var o = out + rowBytes
+            o.storeBytes(of: clamp(r1), as: V.self); o += rowBytes
+            o.storeBytes(of: clamp(r2), as: V.self); o += rowBytes
+            o.storeBytes(of: clamp(r3), as: V.self); o += rowBytes
+            o.storeBytes(of: clamp(r4), as: V.self); o += rowBytes
+            o.storeBytes(of: clamp(r5), as: V.self); o += rowBytes
+            o.storeBytes(of: clamp(r6), as: V.self); o += rowBytes
+            o.storeBytes(of: clamp(r7), as: V.self)
+            return
+        }
+        // Partial tile: a whole vector for 16 columns, else 8 and then lane by lane.
+        for r in 0..<rows {
+            let v: V
+            switch r {
+            case 0: v = clamp(r0)
+            case 1: v = clamp(r1)
+            case 2: v = clamp(r2)
+            case 3: v = clamp(r3)
+            case 4: v = clamp(r4)
+            case 5: v = clamp(r5)
+            case 6: v = clamp(r6)
+            default: v = clamp(r7)
+            }
+            let dst = out + r &* rowBytes
+            if columns == 16 { dst.storeBytes(of: v, as: V.self); continue }
+            var j = 0
+            if columns >= 8 { dst.storeBytes(of: v.lowHalf, as: SIMD8<Float>.self); j = 8 }
+            while j < columns { dst.storeBytes(of: v[j], toByteOffset: j &* 4, as: Float.self); j &+= 1 }
         }
     }
 }

@@ -223,6 +223,31 @@ struct DepthwiseCase: CustomStringConvertible, Sendable {
         }
     }
 
+    /// Every tile the CPU runs gives the same bits, on the shapes above: among them widths whose last panel
+    /// has at most 16 live columns (1, 7, 16, 33, 40, 48, 70, 100), which the AVX-512 tile runs at half
+    /// width (``GEMMTile8x32/runHalf``), and 24 and 32, which it runs whole.
+    @Test func tilesGiveIdenticalBits() {
+        let tiles = GEMMTile.allCases.filter(\.isSupported)
+        guard tiles.count > 1 else { return }
+        var rng = SeededRandom(seed: 4242)
+        for s in Self.shapes {
+            let a = rng.array(s.m * s.k), bias = rng.array(s.n)
+            var w = rng.array(s.n * s.k)
+            for i in w.indices where rng.uniform(0, 1) < 0.3 { w[i] = 0 }
+            for clamp in [ClampBounds.none, ClampBounds(min: -0.5, max: 0.25)] {
+                let results = tiles.map { tile -> [Float] in
+                    let packed = PackedGEMMWeights(weights: w, bias: bias, outputs: s.n, depth: s.k, tile: tile)
+                    var c = [Float](repeating: .nan, count: s.m * s.n)
+                    PackedGEMM.run(a: a, lda: s.k, rows: 0..<s.m, weights: packed, c: &c, ldc: s.n, clamp: clamp)
+                    return c
+                }
+                for (tile, result) in zip(tiles.dropFirst(), results.dropFirst()) {
+                    expectBitIdentical(result, results[0], "\(tile) against \(tiles[0]): m\(s.m) n\(s.n) k\(s.k) \(clamp)")
+                }
+            }
+        }
+    }
+
     @Test func bestTileIsSupported() {
         if let best = GEMMTile.best { #expect(best.isSupported) }
         #expect(GEMMTile.allCases.filter(\.isSupported).first == GEMMTile.best)
