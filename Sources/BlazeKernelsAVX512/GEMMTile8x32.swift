@@ -24,11 +24,7 @@ public enum GEMMTile8x32 {
                            indices: UnsafePointer<Int32>, depth: Int, bias: UnsafePointer<Float>,
                            c: UnsafeMutablePointer<Float>, ldc: Int, columns: Int, bounds: UnsafePointer<Float>) {
         typealias V = SIMD16<Float>
-        // Rows past the end re-read the last row; their results are not stored.
-        let last = rows &- 1
-        let a0 = a, a1 = a + min(1, last) &* lda, a2 = a + min(2, last) &* lda, a3 = a + min(3, last) &* lda
-        let a4 = a + min(4, last) &* lda, a5 = a + min(5, last) &* lda, a6 = a + min(6, last) &* lda
-        let a7 = a + min(7, last) &* lda
+        let (a0, a1, a2, a3, a4, a5, a6, a7) = rowPointers(a, lda: lda, rows: rows)
         let braw = UnsafeRawPointer(bias)
         let bl = braw.loadUnaligned(as: V.self), bh = braw.loadUnaligned(fromByteOffset: 64, as: V.self)
         var r0l = bl, r0h = bh, r1l = bl, r1h = bh, r2l = bl, r2h = bh, r3l = bl, r3h = bh
@@ -47,11 +43,7 @@ public enum GEMMTile8x32 {
             s = V(repeating: a7[k]); r7l = r7l.addingProduct(s, wl); r7h = r7h.addingProduct(s, wh)
             p += 128
         }
-        let vlo = V(repeating: bounds[0]), vhi = V(repeating: bounds[1])
-        @inline(__always) func clamp(_ v: V) -> V {
-            let x = v.replacing(with: vlo, where: v .< vlo)
-            return x.replacing(with: vhi, where: x .> vhi)
-        }
+        let clamp = Clamp(bounds)
         let out = UnsafeMutableRawPointer(c)
         if rows == 8, columns == 32 {
             let rowBytes = ldc &* 4
@@ -99,10 +91,7 @@ public enum GEMMTile8x32 {
                                indices: UnsafePointer<Int32>, depth: Int, bias: UnsafePointer<Float>,
                                c: UnsafeMutablePointer<Float>, ldc: Int, columns: Int, bounds: UnsafePointer<Float>) {
         typealias V = SIMD16<Float>
-        let last = rows &- 1
-        let a0 = a, a1 = a + min(1, last) &* lda, a2 = a + min(2, last) &* lda, a3 = a + min(3, last) &* lda
-        let a4 = a + min(4, last) &* lda, a5 = a + min(5, last) &* lda, a6 = a + min(6, last) &* lda
-        let a7 = a + min(7, last) &* lda
+        let (a0, a1, a2, a3, a4, a5, a6, a7) = rowPointers(a, lda: lda, rows: rows)
         let bl = UnsafeRawPointer(bias).loadUnaligned(as: V.self)
         var r0 = bl, r1 = bl, r2 = bl, r3 = bl, r4 = bl, r5 = bl, r6 = bl, r7 = bl
         var p = UnsafeRawPointer(panel)
@@ -119,11 +108,7 @@ public enum GEMMTile8x32 {
             r7 = r7.addingProduct(V(repeating: a7[k]), w)
             p += 128
         }
-        let vlo = V(repeating: bounds[0]), vhi = V(repeating: bounds[1])
-        @inline(__always) func clamp(_ v: V) -> V {
-            let x = v.replacing(with: vlo, where: v .< vlo)
-            return x.replacing(with: vhi, where: x .> vhi)
-        }
+        let clamp = Clamp(bounds)
         let out = UnsafeMutableRawPointer(c)
         let rowBytes = ldc &* 4
         if rows == 8, columns == 16 {
@@ -156,6 +141,30 @@ public enum GEMMTile8x32 {
             var j = 0
             if columns >= 8 { dst.storeBytes(of: v.lowHalf, as: SIMD8<Float>.self); j = 8 }
             while j < columns { dst.storeBytes(of: v[j], toByteOffset: j &* 4, as: Float.self); j &+= 1 }
+        }
+    }
+
+    /// Rows 0…7 of `a`, `lda` floats apart; rows at or past `rows` re-read the last row (their results are
+    /// not stored).
+    @inline(__always)
+    static func rowPointers(_ a: UnsafePointer<Float>, lda: Int, rows: Int)
+        -> (UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>,
+            UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>) {
+        let last = rows &- 1
+        return (a, a + min(1, last) &* lda, a + min(2, last) &* lda, a + min(3, last) &* lda,
+                a + min(4, last) &* lda, a + min(5, last) &* lda, a + min(6, last) &* lda, a + min(7, last) &* lda)
+    }
+
+    /// The activation clamp of the results, from the bounds the tile is passed in memory.
+    struct Clamp {
+        let lo: SIMD16<Float>, hi: SIMD16<Float>
+        @inline(__always) init(_ bounds: UnsafePointer<Float>) {
+            lo = SIMD16(repeating: bounds[0])
+            hi = SIMD16(repeating: bounds[1])
+        }
+        @inline(__always) func callAsFunction(_ v: SIMD16<Float>) -> SIMD16<Float> {
+            let x = v.replacing(with: lo, where: v .< lo)
+            return x.replacing(with: hi, where: x .> hi)
         }
     }
 }
