@@ -80,6 +80,7 @@ public enum GEMMTile8x32 {
             while j < columns { dst.storeBytes(of: v[j &- offset], toByteOffset: j &* 4, as: Float.self); j &+= 1 }
         }
     }
+
     /// The left half of ``run(a:lda:rows:panel:indices:depth:bias:c:ldc:columns:bounds:)`` for a panel with
     /// at most 16 live columns (a layer's last panel when its output count is 1…16 past a multiple of 32,
     /// e.g. 16, 48 or 144 outputs): eight accumulators, and only the low 16 floats of each 32-wide panel
