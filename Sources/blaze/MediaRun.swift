@@ -272,6 +272,10 @@ struct MediaRun<Result> {
         let openedAt = DispatchTime.now().uptimeNanoseconds
         var readerOptions = VideoFileReader.Options()
         readerOptions.prefetch = 3
+        // Without overlays nothing reads a frame's pixels but the crops, which sample the decoder's YUV planes
+        // and give the same bytes as on converted frames (the reader checks that, and converts the frames of a
+        // stream it cannot vouch for): this saves converting whole frames to RGB that the crops barely read.
+        readerOptions.convertsToRGB = overlayDirectory != nil || overlayVideo != nil
         readerOptions.skipNonIncreasingTimestamps = false   // gated below, so the overlay video keeps every frame
         let reader: VideoFileReader
         do {

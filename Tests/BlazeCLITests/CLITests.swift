@@ -186,6 +186,14 @@ func contents(of directory: URL) throws -> [String: Data] {
         // The skeleton is drawn: some frames differ visibly from the input.
         let changed = zip(a, b).filter { x, y in zip(x.image.pixels, y.image.pixels).contains { abs(Int($0) - Int($1)) > 60 } }.count
         #expect(changed >= 5)
+
+        // Without an overlay the CLI reads the frames as the decoder's YUV planes (this clip's are), and its
+        // lines are those of the RGB frames it draws on.
+        var planes = VideoFileReader.Options()
+        planes.convertsToRGB = false
+        #expect(try VideoFileReader(path: clip, options: planes).nextFrame()?.image.yuv420 != nil)
+        let plain = try blaze(["pose", "--quiet", clip])
+        #expect(plain.status == 0 && plain.lines == run.lines)
     }
 
     @Test func videoFramesAreTrackedWithPresentationTimes() throws {
