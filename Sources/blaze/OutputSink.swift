@@ -36,11 +36,24 @@ final class OutputSink: @unchecked Sendable {   // immutable; the CLI writes fro
 
     /// Writes `value` as one JSON line (keys sorted, so output is byte-for-byte reproducible).
     func write<T: Encodable>(_ value: T) throws {
+        try handle.write(contentsOf: Self.line(value))
+    }
+
+    /// `value`'s JSON line, newline included: written directly for a ``JSONLine``, else by `JSONEncoder`
+    /// (also for a line with a non-finite float, which `JSONEncoder` refuses in its own words).
+    static func line<T: Encodable>(_ value: T) throws -> Data {
+        if let record = value as? any JSONLine {
+            var json = JSONBytes()
+            do {
+                try record.write(to: &json)
+                return Data(json.bytes + [0x0A])
+            } catch is JSONBytes.NonFinite {}
+        }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         var data = try encoder.encode(value)
         data.append(0x0A)
-        try handle.write(contentsOf: data)
+        return data
     }
 
     /// Closes a file sink and renames it into place (nothing for standard output).
