@@ -20,6 +20,9 @@ struct JSONBytes {
 
     private(set) var bytes: [UInt8] = []
 
+    /// Ends the text with a newline, making it a JSON line.
+    mutating func endLine() { bytes.append(0x0A) }
+
     init(capacity: Int = 4096) { bytes.reserveCapacity(capacity) }
 
     mutating func int(_ value: Int) {
@@ -34,21 +37,11 @@ struct JSONBytes {
     }
 
     mutating func floats(_ values: [Float]) throws {
-        bytes.append(UInt8(ascii: "["))
-        for (i, v) in values.enumerated() {
-            if i > 0 { bytes.append(UInt8(ascii: ",")) }
-            try float(v)
-        }
-        bytes.append(UInt8(ascii: "]"))
+        try array(values) { try $0.float($1) }
     }
 
     mutating func rows(_ rows: [[Float]]) throws {
-        bytes.append(UInt8(ascii: "["))
-        for (i, row) in rows.enumerated() {
-            if i > 0 { bytes.append(UInt8(ascii: ",")) }
-            try floats(row)
-        }
-        bytes.append(UInt8(ascii: "]"))
+        try array(rows) { try $0.floats($1) }
     }
 
     mutating func string(_ value: String) {
@@ -93,7 +86,7 @@ struct JSONBytes {
         a.compare(b, options: [.numeric, .caseInsensitive, .forcedOrdering]) == .orderedAscending
     }
 
-    /// An array of objects, each written by `element`.
+    /// An array, each element written by `element`.
     mutating func array<T>(_ elements: [T], _ element: (inout JSONBytes, T) throws -> Void) rethrows {
         bytes.append(UInt8(ascii: "["))
         for (i, e) in elements.enumerated() {

@@ -41,19 +41,18 @@ final class OutputSink: @unchecked Sendable {   // immutable; the CLI writes fro
 
     /// `value`'s JSON line, newline included: written directly for a ``JSONLine``, else by `JSONEncoder`
     /// (also for a line with a non-finite float, which `JSONEncoder` refuses in its own words).
-    static func line<T: Encodable>(_ value: T) throws -> Data {
+    static func line<T: Encodable>(_ value: T) throws -> [UInt8] {
         if let record = value as? any JSONLine {
             var json = JSONBytes()
             do {
                 try record.write(to: &json)
-                return Data(json.bytes + [0x0A])
+                json.endLine()
+                return json.bytes
             } catch is JSONBytes.NonFinite {}
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        var data = try encoder.encode(value)
-        data.append(0x0A)
-        return data
+        return [UInt8](try encoder.encode(value)) + [0x0A]
     }
 
     /// Closes a file sink and renames it into place (nothing for standard output).

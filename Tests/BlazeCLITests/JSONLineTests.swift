@@ -4,21 +4,22 @@ import Testing
 
 /// The CLI's direct JSON writer against `JSONEncoder`, byte for byte, on records of every kind it writes.
 struct JSONLineTests {
-    static func encoderLine<T: Encodable>(_ value: T) throws -> Data {
+    static func encoderLine<T: Encodable>(_ value: T) throws -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return try encoder.encode(value) + [0x0A]
+        return [UInt8](try encoder.encode(value)) + [0x0A]
     }
 
-    static func directLine<T: JSONLine>(_ value: T) throws -> Data {
+    static func directLine<T: JSONLine>(_ value: T) throws -> [UInt8] {
         var json = JSONBytes()
         try value.write(to: &json)
-        return Data(json.bytes + [0x0A])
+        json.endLine()
+        return json.bytes
     }
 
     /// Floats of every kind of spelling: integral, tiny, huge, subnormal, negative zero, and random bit patterns.
     static func floats(_ count: Int, _ rng: inout some RandomNumberGenerator) -> [Float] {
-        let special: [Float] = [0, -0, 1, -3, 0.5, 1e-5, 1e-7, 123456789, 1e20, -2.5e-12, .leastNonzeroMagnitude,
+        let special: [Float] = [0, -0, 1, -3, 0.5, 1e-5, 1e-7, 123456792, 1e20, -2.5e-12, .leastNonzeroMagnitude,
                                 .leastNormalMagnitude, .greatestFiniteMagnitude, 0.1, 16777216, 100]
         return (0..<count).map { i in
             if i % 3 == 0 { return special[Int.random(in: 0..<special.count, using: &rng)] }
