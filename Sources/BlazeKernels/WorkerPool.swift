@@ -48,6 +48,24 @@ public final class WorkerPool: @unchecked Sendable {
         }
         withoutActuallyEscaping(body) { job in state.run(count: count, job: job) }
     }
+
+    /// Work the pool's workers take up while no loop has items for them, such as decoding the next frames
+    /// of a video (`VideoFileReader`'s `decodeAheadWork`); nil removes it.
+    ///
+    /// On a machine whose cores all run the pool, a decoder on threads of its own competes with the workers
+    /// for the same cores: a worker descheduled in the middle of its item holds up the whole loop, and the
+    /// spinning of idle workers takes time from the decoder. Idle work runs on the workers instead, between
+    /// loops: a worker busy with it takes no item, and the caller runs the loop's items itself (a loop never
+    /// waits for a worker that has not started an item), so the cores run no more threads than they have.
+    ///
+    /// `work` is called on one worker at a time, repeatedly while it returns true (it did something) and
+    /// again every few microseconds of a worker's spin while it returns false; it should return false at
+    /// once when it has nothing to do. A long call delays nothing but that worker's help. This call waits
+    /// for a call of the previous work in progress to return, so after `setIdleWork(nil)` the old work is
+    /// no longer running and is never called again. A pool of one thread has no workers and never calls it.
+    public func setIdleWork(_ work: (@Sendable () -> Bool)?) {
+        state.setIdleWork(work)
+    }
 }
 
 /// The shared state of a pool. Work items are claimed one at a time through `ticket`, which packs the run's
@@ -69,11 +87,37 @@ private final class PoolState: @unchecked Sendable {
     var mutex = pthread_mutex_t()
     var condition = pthread_cond_t()
     static let spinLimit = 1 << 16
+    /// Held while the idle work runs or is replaced; `idleWork` is read and written only under it.
+    var idleMutex = pthread_mutex_t()
+    var idleWork: (@Sendable () -> Bool)?
+    /// Whether `idleWork` is set: the spinning workers' cheap check before they try `idleMutex`.
+    let hasIdleWork = Atomic<Bool>(false)
+    /// Spins between a worker's looks for idle work (a look takes a lock; a spin is a few nanoseconds).
+    static let idleCheckSpins = 64
 
     init(workers: Int) {
         self.workers = workers
         pthread_mutex_init(&mutex, nil)
         pthread_cond_init(&condition, nil)
+        pthread_mutex_init(&idleMutex, nil)
+    }
+
+    func setIdleWork(_ work: (@Sendable () -> Bool)?) {
+        pthread_mutex_lock(&idleMutex)
+        idleWork = work
+        hasIdleWork.store(work != nil, ordering: .sequentiallyConsistent)
+        pthread_mutex_unlock(&idleMutex)
+        // Sleeping workers look for the new work at once rather than at the next loop.
+        pthread_mutex_lock(&mutex)
+        pthread_cond_broadcast(&condition)
+        pthread_mutex_unlock(&mutex)
+    }
+
+    /// Runs the idle work once if it is set and no other worker is running it; returns whether it did something.
+    private func runIdleWork() -> Bool {
+        guard hasIdleWork.load(ordering: .relaxed), pthread_mutex_trylock(&idleMutex) == 0 else { return false }
+        defer { pthread_mutex_unlock(&idleMutex) }
+        return idleWork?() ?? false
     }
 
     /// Most items one run can have (the ticket's 22-bit fields); `WorkerPool` runs larger loops serially.
@@ -123,11 +167,18 @@ private final class PoolState: @unchecked Sendable {
             var spins = 0
             var g = generation.load(ordering: .acquiring)
             while g == seen {
+                if spins % PoolState.idleCheckSpins == 0, runIdleWork() {
+                    spins = 0
+                    g = generation.load(ordering: .acquiring)
+                    continue
+                }
                 spins += 1
                 if spins >= PoolState.spinLimit {
                     sleepers.wrappingAdd(1, ordering: .sequentiallyConsistent)
                     pthread_mutex_lock(&mutex)
-                    while generation.load(ordering: .sequentiallyConsistent) == seen {
+                    // Woken by a new loop, by `setIdleWork` or spuriously; each of them ends the sleep, and the
+                    // spin starts again with a look for idle work.
+                    if generation.load(ordering: .sequentiallyConsistent) == seen && !stopping {
                         pthread_cond_wait(&condition, &mutex)
                     }
                     pthread_mutex_unlock(&mutex)

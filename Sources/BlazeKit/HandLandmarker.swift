@@ -28,6 +28,8 @@ final class HandPipeline: LandmarkPipeline {
     private let landmarkStage: HandLandmarkStage
     private let presenceThreshold: Float
 
+    var sessions: [InferenceSession] { [detector.network.session, landmarkStage.network.session] }
+
     init(options: HandLandmarkerOptions) throws {
         let full = options.model == .full
         let models = try TaskModelLocator.locate(options, detector: full ? .palmDetectionFull : .palmDetectionLite,

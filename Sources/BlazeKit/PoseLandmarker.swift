@@ -33,6 +33,8 @@ final class PosePipeline: LandmarkPipeline {
     var tracker: PoseTracker
     let detection: (minScore: Float, maxCount: Int)
 
+    var sessions: [InferenceSession] { [detector.network.session, landmarkStage.network.session] }
+
     init(options: PoseLandmarkerOptions) throws {
         let models = try TaskModelLocator.locate(
             options, detector: .poseDetection, landmarks: options.model == .full ? .poseLandmarkFull : .poseLandmarkLite)

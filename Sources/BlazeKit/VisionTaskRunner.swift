@@ -1,4 +1,5 @@
 import BlazeImage
+import BlazeRuntime
 import BlazeStages
 import BlazeTracking
 import Foundation
@@ -37,6 +38,8 @@ protocol LandmarkPipeline: AnyObject {
     var tracker: Tracker { get set }
     /// The detector's minimum score and how many regions it may hand on (`numPoses`, `numHands`).
     var detection: (minScore: Float, maxCount: Int) { get }
+    /// The planned networks, for ``LandmarkerTask/setIdleWork(_:)``.
+    var sessions: [InferenceSession] { get }
 
     /// Runs the landmark network on each region of the upright `image` and assembles the result;
     /// `tracking` (video and live stream) also ends the tracker's frame.
@@ -76,6 +79,11 @@ final class LockedPipeline<Pipeline: LandmarkPipeline>: @unchecked Sendable {
         lock.lock()
         pipeline.tracker.reset()
         lock.unlock()
+    }
+
+    /// Needs no lock: the sessions are fixed and their worker pools guard the idle work themselves.
+    func setIdleWork(_ work: (@Sendable () -> Bool)?) {
+        for session in pipeline.sessions { session.setIdleWork(work) }
     }
 }
 
@@ -135,6 +143,8 @@ final class VisionTaskRunner<Pipeline: LandmarkPipeline>: TaskRunning, @unchecke
     var trackingStatistics: (frames: Int, detectorRuns: Int) { pipeline.statistics }
 
     func resetTracking() { pipeline.resetTracking() }
+
+    func setIdleWork(_ work: (@Sendable () -> Bool)?) { pipeline.setIdleWork(work) }
 }
 
 /// A ``VisionTaskRunner`` seen through its output type only, so ``LandmarkerTask`` can hold one without
@@ -146,6 +156,7 @@ protocol TaskRunning<Output>: AnyObject, Sendable {
     func detectAsync(image: Image, timestampInMilliseconds: Int) throws
     var trackingStatistics: (frames: Int, detectorRuns: Int) { get }
     func resetTracking()
+    func setIdleWork(_ work: (@Sendable () -> Bool)?)
     func startLiveStream(label: String, task: AnyObject, deliver: @escaping @Sendable (AnyObject, Output?, Int, (any Error)?) -> Void)
 }
 
@@ -248,4 +259,25 @@ public class LandmarkerTask<Options: TaskOptions, Result: Sendable>: @unchecked 
     /// Forgets what is tracked (and any smoothing state), so the next frame starts a new stream;
     /// timestamps must still increase.
     public func resetTracking() { runner.resetTracking() }
+
+    /// Work the task's worker threads (`baseOptions.threadCount` − 1 of them) take up while it has nothing for
+    /// them, typically decoding the next frames of the video it tracks; nil removes it. A BlazeKit addition,
+    /// for machines whose cores all run the task:
+    ///
+    /// ```swift
+    /// var readerOptions = VideoFileReader.Options()
+    /// readerOptions.decodesAhead = .onIdleWorkers
+    /// readerOptions.decodeThreads = 1
+    /// let reader = try VideoFileReader(path: "clip.mp4", options: readerOptions)
+    /// landmarker.setIdleWork(reader.decodeAheadWork)
+    /// defer { landmarker.setIdleWork(nil) }
+    /// while let frame = try reader.nextFrame() { … }
+    /// ```
+    ///
+    /// A decoder on threads of its own competes with the workers for the cores; as idle work it runs in
+    /// their gaps instead. `work` returns whether it did something; it is called on one worker at a time and
+    /// should return false at once when it has nothing to do. Results do not depend on it. When this call
+    /// returns, a previous work is no longer running and is never called again. With one thread there are no
+    /// workers, and `work` is never called.
+    public func setIdleWork(_ work: (@Sendable () -> Bool)?) { runner.setIdleWork(work) }
 }

@@ -264,6 +264,12 @@ public final class InferenceSession: @unchecked Sendable {
         pool.parallelFor(count, body)
     }
 
+    /// Work this session's worker threads take up while they have no part of a run to do, such as decoding
+    /// the next frames of a video; nil removes it. See `WorkerPool.setIdleWork(_:)`.
+    public func setIdleWork(_ work: (@Sendable () -> Bool)?) {
+        pool.setIdleWork(work)
+    }
+
     /// Bytes of activation memory this session holds.
     public var arenaBytes: Int { arenaFloats * 4 }
 

@@ -176,7 +176,7 @@ final class FFmpegDecoder: @unchecked Sendable {
             }
             if received == blaze_averror_eof() {
                 finished = true
-                if let pendingError { throw pendingError }
+                if let pendingError { throw thrown(pendingError) }
                 // Packets the container itself marks for discarding (before an MP4 edit list's start) decode
                 // to no frame, so they do not count as missing.
                 if let announced = info.frameCount, delivered < announced - discardedPackets {
@@ -195,11 +195,11 @@ final class FFmpegDecoder: @unchecked Sendable {
                                             reason: ffmpegMessage(received))
                 }
                 finished = true
-                throw pendingError!
+                throw thrown(pendingError!)
             }
             if draining {   // EAGAIN after the flush packet cannot happen; be safe
                 finished = true
-                if let pendingError { throw pendingError }
+                if let pendingError { throw thrown(pendingError) }
                 return nil
             }
             let read = av_read_frame(format, packet)
@@ -262,6 +262,14 @@ final class FFmpegDecoder: @unchecked Sendable {
         return try convert(frame)
     }
 
+    /// `error` as it is thrown: a damaged stream's `framesDecoded` counts every frame delivered before the throw,
+    /// those drained from the decoder after the damage was found included, so the count does not depend on
+    /// how many frames FFmpeg's decoding threads still held at that moment.
+    private func thrown(_ error: VideoError) -> VideoError {
+        guard case let .damaged(path, _, byteOffset, reason) = error else { return error }
+        return .damaged(path: path, framesDecoded: delivered, byteOffset: byteOffset, reason: reason)
+    }
+
     /// Remembers the presentation time of a packet that is not decoded (damaged), the earliest one.
     private func noteLostPacket(_ packet: UnsafeMutablePointer<AVPacket>) {
         let pts = packet.pointee.pts != blaze_av_nopts_value() ? packet.pointee.pts : packet.pointee.dts
@@ -310,7 +318,7 @@ final class FFmpegDecoder: @unchecked Sendable {
             pendingError = .damaged(path: path, framesDecoded: delivered, byteOffset: lastPacketOffset,
                                     reason: "frame size changed to \(w)×\(h), beyond the caps")
             finished = true
-            throw pendingError!
+            throw thrown(pendingError!)
         }
         scaler = sws_getCachedContext(scaler, Int32(w), Int32(h), AVPixelFormat(frame.pointee.format),
                                       Int32(w), Int32(h), AV_PIX_FMT_RGB24, SWS_BICUBIC, nil, nil, nil)

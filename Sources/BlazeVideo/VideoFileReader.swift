@@ -1,5 +1,6 @@
 import BlazeImage
 import Foundation
+import Synchronization
 
 /// Reads a video file's frames in presentation order as upright RGB `Image`s with their
 /// presentation times in milliseconds: the input of a landmarker's VIDEO mode.
@@ -17,8 +18,9 @@ import Foundation
 ///   timestamps a reader returns are then strictly increasing, as VIDEO mode requires.
 /// - The display matrix of phone clips (portrait video stored sideways) is applied: frames come out as
 ///   a player shows them, and ``info`` gives both sizes.
-/// - Frames are decoded ahead on a thread of the reader's own (``Options/prefetch`` frames), so decoding
-///   overlaps with what the caller does with the previous frame.
+/// - Frames are decoded ahead (``Options/prefetch`` frames), so decoding overlaps with what the caller does
+///   with the previous frame: on a thread of the reader's own, or in the idle time of the caller's worker
+///   threads (``Options/decodesAhead``).
 /// - Damaged or truncated data: every frame decoded before the damage is returned first, then
 ///   ``nextFrame()`` throws ``VideoError/damaged(path:framesDecoded:byteOffset:reason:)`` or
 ///   ``VideoError/truncated(path:framesDecoded:framesExpected:byteOffset:)`` once, then returns nil.
@@ -46,8 +48,23 @@ public final class VideoFileReader {
         public var skipNonIncreasingTimestamps = true
         /// Called for each skipped frame, on the thread that calls ``VideoFileReader/nextFrame()``.
         public var onSkippedFrame: ((SkippedFrame) -> Void)?
+        /// Which threads decode the ``prefetch`` frames ahead.
+        public var decodesAhead: AheadDecoding = .onReaderThread
 
         public init() {}
+    }
+
+    /// Which threads decode frames ahead of ``VideoFileReader/nextFrame()``.
+    public enum AheadDecoding: Sendable, Equatable {
+        /// A thread of the reader's own (with FFmpeg's decoding threads, ``Options/decodeThreads``): decoding
+        /// takes cores the caller's work leaves free.
+        case onReaderThread
+        /// Whichever threads call ``VideoFileReader/decodeAheadWork``: the idle workers of the landmarker that
+        /// takes the frames (its `setIdleWork(_:)`), so that on a machine whose cores all run the landmarker,
+        /// decoding fills the gaps between its parallel loops instead of competing with them for the cores.
+        /// A frame not yet decoded when ``VideoFileReader/nextFrame()`` asks for it is decoded on the caller's
+        /// thread. Pair it with ``Options/decodeThreads`` = 1: FFmpeg's own threads would compete again.
+        case onIdleWorkers
     }
 
     /// A frame that was not returned because its timestamp did not increase.
@@ -107,7 +124,13 @@ public final class VideoFileReader {
         self.path = path
         info = decoder.info
         self.options = options
-        source = options.prefetch > 0 ? PrefetchingSource(decoder: decoder, depth: options.prefetch) : DirectSource(decoder: decoder)
+        if options.prefetch == 0 {
+            source = DirectSource(decoder: decoder)
+        } else if options.decodesAhead == .onIdleWorkers {
+            source = IdleWorkerSource(decoder: decoder, depth: options.prefetch)
+        } else {
+            source = PrefetchingSource(decoder: decoder, depth: options.prefetch)
+        }
     }
 
     deinit { source.stop() }
@@ -121,6 +144,15 @@ public final class VideoFileReader {
         // Passed on at the next `nextFrame()`: by then the caller's own binding of the frame (a loop
         // variable, say) has ended, so the decoder finds the memory unshared and writes over it in place.
         if frame.image.yuv420 == nil { handedBack.append(frame.image.pixels) }   // planes go back to the decoder by themselves
+    }
+
+    /// Decodes one frame ahead, if there is room for it and no other thread is decoding; returns whether it
+    /// did. For ``AheadDecoding/onIdleWorkers``: hand it to the landmarker's `setIdleWork(_:)`. It may be
+    /// called from any thread, holds the reader weakly, and returns false at once in the other modes, when
+    /// ``Options/prefetch`` frames are waiting, after the last frame, and once the reader is gone.
+    public var decodeAheadWork: @Sendable () -> Bool {
+        guard let source = source as? IdleWorkerSource else { return { false } }
+        return { [weak source] in source?.decodeAhead() ?? false }
     }
 
     /// Frames decoded into memory handed back by ``recycle(_:)`` so far.
@@ -237,5 +269,82 @@ final class PrefetchingSource: FrameSource, @unchecked Sendable {
         condition.broadcast()
         while running { condition.wait() }
         condition.unlock()
+    }
+}
+
+/// Decodes on the threads that call ``decodeAhead()`` into a queue of at most `depth` frames, and on the
+/// caller of ``next()`` when the queue is empty. One thread decodes at a time (`decodeLock`, held for one
+/// frame); the queue and flags are touched only under `queueLock`.
+final class IdleWorkerSource: FrameSource, @unchecked Sendable {
+    private let decoder: FFmpegDecoder
+    private let depth: Int
+    private let decodeLock = NSLock()
+    private let queueLock = NSLock()
+    private var queue: [Result<VideoFrame?, Error>] = []
+    private var head = 0
+    /// The decoder has returned its end or thrown: nothing more is decoded.
+    private var finished = false
+    /// `next()` has returned the end.
+    private var ended = false
+    /// Frames waiting in the queue, for `decodeAhead()`'s check without a lock.
+    private let waiting = Atomic<Int>(0)
+
+    init(decoder: FFmpegDecoder, depth: Int) {
+        self.decoder = decoder
+        self.depth = depth
+    }
+
+    func decodeAhead() -> Bool {
+        guard waiting.load(ordering: .relaxed) < depth, decodeLock.try() else { return false }
+        defer { decodeLock.unlock() }
+        return decodeOne()
+    }
+
+    /// Decodes one frame into the queue unless it is full or the stream has finished. Requires `decodeLock`.
+    private func decodeOne() -> Bool {
+        let room = queueLock.withLock { !finished && queue.count - head < depth }
+        guard room else { return false }
+        let item: Result<VideoFrame?, Error>
+        do { item = .success(try decoder.next()) } catch { item = .failure(error) }
+        queueLock.withLock {
+            queue.append(item)
+            switch item {
+            case .success(nil): finished = true
+            case .failure: finished = true; queue.append(.success(nil))   // errors are thrown once; then the end
+            case .success: break
+            }
+            waiting.store(queue.count - head, ordering: .relaxed)
+        }
+        return true
+    }
+
+    func next() throws -> VideoFrame? {
+        while true {
+            queueLock.lock()
+            if ended || (finished && queue.count == head) { ended = true; queueLock.unlock(); return nil }
+            if queue.count > head {
+                let item = queue[head]
+                queue[head] = .success(nil)   // the caller holds the frame now, alone (see `VideoFileReader.recycle`)
+                head += 1
+                if head > 16, head * 2 > queue.count { queue.removeFirst(head); head = 0 }
+                waiting.store(queue.count - head, ordering: .relaxed)
+                if case .success(nil) = item { ended = true }
+                queueLock.unlock()
+                return try item.get()
+            }
+            queueLock.unlock()
+            // Nothing decoded yet: decode here, after a worker's frame in progress (which may be the one wanted).
+            decodeLock.lock()
+            let empty = queueLock.withLock { queue.count == head }
+            if empty { _ = decodeOne() }
+            decodeLock.unlock()
+        }
+    }
+
+    /// Waits for a frame being decoded; the decoder is released with the source.
+    func stop() {
+        decodeLock.lock()
+        queueLock.withLock { finished = true }
+        decodeLock.unlock()
     }
 }

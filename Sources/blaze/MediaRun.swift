@@ -36,6 +36,27 @@ struct InputOptions: ParsableArguments {
     @Option(help: "Threads per inference (1...64).")
     var threads = 1
 
+    @Option(help: ArgumentHelp("Which threads decode a video's frames ahead: reader-thread (a thread of the reader's own, "
+                               + "with FFmpeg's decoding threads), idle-workers (one FFmpeg thread, run by the inference's "
+                               + "worker threads between their parallel loops; needs --threads 2 or more) or auto: "
+                               + "idle-workers when --threads is at least 2 and at least the processors available, "
+                               + "where a decoder of its own would compete with the inference for the cores. The "
+                               + "results are the same.", valueName: "auto|reader-thread|idle-workers"))
+    var decodeAhead: DecodeAhead = .auto
+
+    enum DecodeAhead: String, ExpressibleByArgument, CaseIterable {
+        case auto, readerThread = "reader-thread", idleWorkers = "idle-workers"
+    }
+
+    /// Whether video frames are decoded in the inference workers' idle time (`--decode-ahead`).
+    var decodesOnIdleWorkers: Bool {
+        switch decodeAhead {
+        case .auto: return threads >= 2 && threads >= ProcessInfo.processInfo.activeProcessorCount
+        case .readerThread: return false
+        case .idleWorkers: return true
+        }
+    }
+
     @Flag(help: "Treat the inputs as the frames of one video, in order: track from frame to frame (needs --fps).")
     var video = false
 
@@ -63,6 +84,9 @@ struct InputOptions: ParsableArguments {
             }
         } else if inputs.isEmpty, inputsFrom == nil {
             throw ValidationError("name at least one photo, video or directory, use --inputs-from FILE, or --raw WIDTHxHEIGHT")
+        }
+        if decodeAhead == .idleWorkers, threads < 2 {
+            throw ValidationError("--decode-ahead idle-workers needs --threads 2 or more: with \(threads) the inference has no worker threads")
         }
         if resume, outputDir == nil { throw ValidationError("--resume needs --output-dir (it skips inputs whose output file exists)") }
         if let shard { _ = try InputSelection.Shard.parse(shard, environment: ProcessInfo.processInfo.environment) }
@@ -135,6 +159,7 @@ struct FrameRecord<Item: Encodable>: Encodable {
 struct VideoTracker<Result> {
     var detect: (Image, Int) throws -> Result
     var statistics: () -> (frames: Int, detectorRuns: Int)
+    var setIdleWork: ((@Sendable () -> Bool)?) -> Void
 }
 
 /// What ``VideoTracker`` needs of a landmarker (both of BlazeKit's have it).
@@ -142,6 +167,7 @@ protocol TrackingLandmarker: AnyObject {
     associatedtype Result
     func detect(videoFrame image: Image, timestampInMilliseconds: Int) throws -> Result
     var trackingStatistics: (frames: Int, detectorRuns: Int) { get }
+    func setIdleWork(_ work: (@Sendable () -> Bool)?)
 }
 
 extension PoseLandmarker: TrackingLandmarker {}
@@ -150,7 +176,7 @@ extension HandLandmarker: TrackingLandmarker {}
 extension VideoTracker {
     init<L: TrackingLandmarker>(_ landmarker: L) where L.Result == Result {
         self.init(detect: { try landmarker.detect(videoFrame: $0, timestampInMilliseconds: $1) },
-                  statistics: { landmarker.trackingStatistics })
+                  statistics: { landmarker.trackingStatistics }, setIdleWork: { landmarker.setIdleWork($0) })
     }
 }
 
@@ -277,6 +303,14 @@ struct MediaRun<Result> {
         // stream it cannot vouch for): this saves converting whole frames to RGB that the crops barely read.
         readerOptions.convertsToRGB = overlayDirectory != nil || overlayVideo != nil
         readerOptions.skipNonIncreasingTimestamps = false   // gated below, so the overlay video keeps every frame
+        // When the inference threads take every core, a decoder on threads of its own would compete with them
+        // for the cores; it decodes on one thread in the workers' idle time instead (set below). With cores to
+        // spare, it keeps a thread of its own and FFmpeg's threads.
+        let decodesOnIdleWorkers = options.decodesOnIdleWorkers
+        if decodesOnIdleWorkers {
+            readerOptions.decodesAhead = .onIdleWorkers
+            readerOptions.decodeThreads = 1
+        }
         let reader: VideoFileReader
         do {
             reader = try VideoFileReader(path: path, options: readerOptions)
@@ -287,6 +321,8 @@ struct MediaRun<Result> {
         let madeAt = DispatchTime.now().uptimeNanoseconds
         let tracker = try landmarkers.videoTracker(for: path)
         let makingNanoseconds = DispatchTime.now().uptimeNanoseconds - madeAt
+        if decodesOnIdleWorkers { tracker.setIdleWork(reader.decodeAheadWork) }
+        defer { tracker.setIdleWork(nil) }
         let writer = try overlayVideo.map {
             try VideoFileWriter(path: $0, width: info.width, height: info.height, frameRate: info.frameRate ?? 30,
                                 timeBase: (info.timeBaseNumerator, info.timeBaseDenominator))

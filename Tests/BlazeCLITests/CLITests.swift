@@ -258,6 +258,28 @@ func contents(of directory: URL) throws -> [String: Data] {
         #expect(lines.filter { $0.contains("\"video\":\"good.mp4\"") }.count == 12)
     }
 
+    /// A video's lines depend neither on the thread count nor on which threads decode ahead
+    /// (`--decode-ahead`): on an intact clip and on a cut one (its frames before the cut, then its error).
+    @Test func videoLinesAreTheSameWhicheverThreadsDecode() throws {
+        let directory = try makeTemporaryDirectory("decode-ahead")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let clip = directory.appendingPathComponent("pan.mp4").path, cut = directory.appendingPathComponent("cut.mp4").path
+        try writePanClip(to: clip, frames: 12)
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: clip)))
+        try Data(bytes[0..<(bytes.count * 7 / 10)]).write(to: URL(fileURLWithPath: cut))
+        let base = try blaze(["pose", "--quiet", clip, cut])
+        #expect(base.status == 1 && base.lines.count > 12 && base.lines.last?.contains("\"error\"") == true, "\(base.lines)")
+        for options in [["--threads", "2", "--decode-ahead", "idle-workers"], ["--threads", "2", "--decode-ahead", "reader-thread"],
+                        ["--threads", "3", "--decode-ahead", "idle-workers"], ["--threads", "2"]] {
+            let run = try blaze(["pose", "--quiet"] + options + [clip, cut])
+            let firstDifference = zip(run.lines, base.lines).first { $0 != $1 }.map { "\($0.0)\n  against\n\($0.1)" }
+            #expect(run.status == base.status && run.lines == base.lines,
+                    "\(options): \(run.lines.count) lines against \(base.lines.count); first difference: \(firstDifference ?? "none")")
+        }
+        let refused = try blaze(["pose", "--quiet", "--decode-ahead", "idle-workers", clip])
+        #expect(refused.status != 0 && refused.stderr.contains("--threads 2"), "\(refused.stderr)")
+    }
+
     @Test func exifPhotosAreReadUprightByTheCLIMirroredOnesToo() throws {
         let directory = try makeTemporaryDirectory("exif")
         defer { try? FileManager.default.removeItem(at: directory) }

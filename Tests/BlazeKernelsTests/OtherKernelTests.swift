@@ -161,3 +161,75 @@ import Testing
         }
     }
 }
+
+/// `WorkerPool.setIdleWork`: what workers do between loops.
+@Suite struct WorkerPoolIdleWorkTests {
+    /// Idle work runs on the workers, one call at a time, while loops keep running every index once; after
+    /// `setIdleWork(nil)` returns it is never called again. A pool of one thread never calls it.
+    @Test(arguments: [1, 2, 3])
+    func idleWorkRunsOneAtATimeAndStopsWhenRemoved(threads: Int) {
+        let pool = WorkerPool(threadCount: threads)
+        let calls = Atomic<Int>(0), inside = Atomic<Bool>(false), overlapped = Atomic<Bool>(false)
+        let wanted = 200
+        pool.setIdleWork {
+            if inside.exchange(true, ordering: .acquiringAndReleasing) { overlapped.store(true, ordering: .relaxed) }
+            defer { inside.store(false, ordering: .releasing) }
+            // "Did something" for the first `wanted` calls, then nothing to do.
+            return calls.wrappingAdd(1, ordering: .relaxed).newValue <= wanted
+        }
+        let hits = UnsafeMutablePointer<Int>.allocate(capacity: 16)
+        defer { hits.deallocate() }
+        for round in 0..<2_000 {
+            let n = round % 16 + 1
+            hits.initialize(repeating: 0, count: 16)
+            pool.parallelFor(n) { i in hits[i] += 1 }
+            if !(0..<n).allSatisfy({ hits[$0] == 1 }) { Issue.record("round \(round): \((0..<n).map { hits[$0] })"); return }
+        }
+        let deadline = DispatchTime.now().uptimeNanoseconds + 10_000_000_000
+        while threads > 1, calls.load(ordering: .relaxed) < wanted, DispatchTime.now().uptimeNanoseconds < deadline { usleep(1000) }
+        pool.setIdleWork(nil)
+        let afterRemoval = calls.load(ordering: .relaxed)
+        for _ in 0..<200 { pool.parallelFor(4) { _ in } }
+        usleep(20_000)
+        if threads == 1 {
+            #expect(afterRemoval == 0, "a pool without workers called the idle work")
+        } else {
+            #expect(afterRemoval >= wanted, "idle work called \(afterRemoval) times, expected at least \(wanted)")
+        }
+        let callsNow = calls.load(ordering: .relaxed)
+        #expect(callsNow == afterRemoval, "idle work called after setIdleWork(nil) returned")
+        let ranTogether = overlapped.load(ordering: .relaxed)
+        #expect(!ranTogether, "two workers ran the idle work at once")
+    }
+
+    /// A worker held up inside a long idle call does not hold up loops: the caller runs their items itself.
+    @Test func loopsFinishWhileAWorkerIsBusyWithIdleWork() {
+        let pool = WorkerPool(threadCount: 2)
+        let entered = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
+        let first = Atomic<Bool>(true), inside = Atomic<Bool>(false)
+        pool.setIdleWork {
+            guard first.exchange(false, ordering: .relaxed) else { return false }
+            inside.store(true, ordering: .releasing)
+            entered.signal()
+            // The test releases it after its loops; if the loops waited for this worker, only this timeout
+            // would let them finish, and `inside` would be false by then.
+            _ = release.wait(timeout: .now() + 10)
+            inside.store(false, ordering: .releasing)
+            return true
+        }
+        #expect(entered.wait(timeout: .now() + 10) == .success, "the worker never took up the idle work")
+        var sum = 0
+        let partial = UnsafeMutablePointer<Int>.allocate(capacity: 8)
+        defer { partial.deallocate() }
+        for _ in 0..<1_000 {
+            partial.initialize(repeating: 0, count: 8)
+            pool.parallelFor(8) { i in partial[i] = i + 1 }
+            sum += (0..<8).reduce(0) { $0 + partial[$1] }
+        }
+        let stillInside = inside.load(ordering: .acquiring)
+        #expect(stillInside, "the loops finished only after the worker left its idle call")
+        release.signal()
+        #expect(sum == 1_000 * 36)
+        pool.setIdleWork(nil)
+    }
+}

@@ -1,6 +1,7 @@
 import BlazeImage
 @testable import BlazeVideo
 import Foundation
+import Synchronization
 import Testing
 
 /// A frame with a left half and a right half of different colours and a square that moves with `t`, so
@@ -67,6 +68,38 @@ func readAll(_ path: String, options: VideoFileReader.Options = .init()) -> (fra
         return (frames, nil)
     } catch {
         return (frames, error)
+    }
+}
+
+/// All frames of a file read in ``VideoFileReader/AheadDecoding/onIdleWorkers`` mode while two helper
+/// threads call `decodeAheadWork` in a loop, as a landmarker's idle workers would; also how many frames the
+/// helpers decoded.
+func readWithHelpers(_ path: String, options: VideoFileReader.Options) throws
+    -> (frames: [VideoFrame], error: Error?, decodedByHelpers: Int) {
+    FFmpegLogLevel.fatal.apply()
+    let reader = try VideoFileReader(path: path, options: options)
+    let work = reader.decodeAheadWork
+    let stop = Atomic<Bool>(false), decoded = Atomic<Int>(0)
+    let finished = DispatchGroup()
+    for _ in 0..<2 {
+        finished.enter()
+        Thread {
+            while !stop.load(ordering: .relaxed) { if work() { decoded.wrappingAdd(1, ordering: .relaxed) } }
+            finished.leave()
+        }.start()
+    }
+    defer { stop.store(true, ordering: .relaxed); finished.wait() }
+    // The first frame is left to the helpers (with a generous limit for a loaded machine), so they surely
+    // take part; later frames go to whichever thread gets there first.
+    let deadline = DispatchTime.now().uptimeNanoseconds + 10_000_000_000
+    while decoded.load(ordering: .relaxed) == 0, DispatchTime.now().uptimeNanoseconds < deadline { usleep(100) }
+    var frames: [VideoFrame] = []
+    do {
+        while let frame = try reader.nextFrame() { frames.append(frame) }
+        #expect(try reader.nextFrame() == nil, "a finished reader stays finished")
+        return (frames, nil, decoded.load(ordering: .relaxed))
+    } catch {
+        return (frames, error, decoded.load(ordering: .relaxed))
     }
 }
 
@@ -269,6 +302,47 @@ func meanAbsoluteDifference(_ a: Image, _ b: Image) -> Double {
         // A reader dropped half-way stops its decoding thread cleanly.
         let reader = try VideoFileReader(path: path)
         _ = try reader.nextFrame()
+    }
+
+    /// `.onIdleWorkers`: frames decoded by helper threads through `decodeAheadWork` (as a landmarker's idle
+    /// workers call it), or by the caller when none is ready, are the reader thread's frames in order, and a
+    /// cut file still gives every frame before the cut, then its error. `decodeAheadWork` does nothing in
+    /// the other mode and once the reader is gone.
+    @Test func idleWorkerDecodingGivesTheSameFrames() throws {
+        let path = try writeClip("idle.mp4", width: 48, height: 32, timestampsMs: Array(stride(from: 0, to: 1200, by: 40)))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let reference = readAll(path)
+        #expect(reference.error == nil && reference.frames.count == 30)
+        var options = VideoFileReader.Options()
+        options.decodesAhead = .onIdleWorkers
+        options.decodeThreads = 1
+        options.prefetch = 3
+
+        let alone = readAll(path, options: options)   // no helper: every frame decoded on the caller's thread
+        #expect(alone.error == nil && alone.frames.map(\.image) == reference.frames.map(\.image))
+        #expect(alone.frames.map(\.timestampMs) == reference.frames.map(\.timestampMs))
+
+        let helped = try readWithHelpers(path, options: options)
+        #expect(helped.error == nil && helped.frames.map(\.image) == reference.frames.map(\.image))
+        #expect(helped.frames.map(\.timestampMs) == reference.frames.map(\.timestampMs))
+        #expect(helped.decodedByHelpers > 0, "the helpers decoded no frame")
+
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        let cut = temporaryPath("idle-cut.mp4")
+        defer { try? FileManager.default.removeItem(atPath: cut) }
+        try Data(bytes[0..<(bytes.count * 3 / 5)]).write(to: URL(fileURLWithPath: cut))
+        let before = readAll(cut), damaged = try readWithHelpers(cut, options: options)
+        #expect(before.error != nil && damaged.error != nil && "\(damaged.error!)".contains(cut))
+        #expect(damaged.frames.map(\.image) == before.frames.map(\.image) && !damaged.frames.isEmpty)
+
+        var work: (@Sendable () -> Bool)?
+        do {
+            let reader = try VideoFileReader(path: path, options: options)
+            work = reader.decodeAheadWork
+            #expect(try reader.nextFrame() != nil)
+        }
+        #expect(work?() == false, "decodeAheadWork decoded for a reader that is gone")
+        #expect(try VideoFileReader(path: path).decodeAheadWork() == false, "decodeAheadWork decoded for a reader with its own thread")
     }
 
     @Test func emptyTextAndNonVideoFilesAreRefusedWithTheirPath() throws {
