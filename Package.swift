@@ -70,8 +70,10 @@ let package = Package(
         // The built-in converted models, found as package resources.
         .target(name: "BlazeModels", path: "Models", exclude: ["README.md", "NOTICE"],
                 sources: ["BuiltinModels.swift"], resources: [.copy("bkm")]),
+        // The cache prefetch hint the warp issues ahead of its source rows (Swift has no spelling for it).
+        .target(name: "CPrefetch"),
         // Images: PNG via libpng, JPEG via libjpeg-turbo, EXIF orientation, raw pixel buffers, OpenCV-exact warps.
-        .target(name: "BlazeImage", dependencies: ["CPNG", "CJPEG"], exclude: ["README.md"], swiftSettings: vectorCodegen + optimizedInDebug),
+        .target(name: "BlazeImage", dependencies: ["CPNG", "CJPEG", "CPrefetch"], exclude: ["README.md"], swiftSettings: vectorCodegen + optimizedInDebug),
         // Video files in (demux, decode, display-matrix rotation, presentation times) and out (annotated
         // clips), through FFmpeg's libraries. Its own target, so a program linking only BlazeKit needs no FFmpeg.
         .target(name: "BlazeVideo", dependencies: ["CFFmpeg", "BlazeImage"], exclude: ["README.md"], swiftSettings: vectorCodegen),

@@ -1,3 +1,5 @@
+import CPrefetch
+
 /// How samples outside the source image are filled, as OpenCV's `borderMode`.
 public enum BorderMode: Sendable, Equatable {
     /// `cv::BORDER_CONSTANT` with value 0 (MediaPipe `BORDER_ZERO`).
@@ -143,6 +145,11 @@ public func warpPerspectiveRGB(_ image: Image, transform: PerspectiveTransform, 
 
 typealias Lanes8 = SIMD8<Int32>
 
+/// The largest source rectangle (in pixels) whose lines the vector warp hints to the cache before its rows:
+/// 1 MB of luma, about a core's L2 here.
+let prefetchPixelLimit = 1 << 20
+
+
 /// Where the vector warp reads its taps: for 8 destination pixels, the RGB of the source column pair
 /// `(left, left + 1)` in the source rows `top` and `bottom` (all already clamped into the image).
 protocol WarpTapSource {
@@ -150,6 +157,11 @@ protocol WarpTapSource {
     static var planCount: Int { get }
     /// Stores what ``taps(_:)`` needs to read the taps (byte offsets, lane by lane).
     func plan(top: Lanes8, bottom: Lanes8, left: Lanes8, into p: UnsafeMutablePointer<Lanes8>)
+    /// Source columns one cache line of a row holds (at least).
+    static var columnsPerCacheLine: Int { get }
+    /// Hints the cache lines of source row `row` at column `column` (both inside the image): the pixel's
+    /// bytes in each plane.
+    func prefetch(row: Int, column: Int)
     /// Red, green and blue of the taps top-left, top-right, bottom-left, bottom-right.
     func taps(_ p: UnsafePointer<Lanes8>) -> (r: (Lanes8, Lanes8, Lanes8, Lanes8), g: (Lanes8, Lanes8, Lanes8, Lanes8),
                                                b: (Lanes8, Lanes8, Lanes8, Lanes8))
@@ -176,6 +188,10 @@ struct RGBTaps: WarpTapSource {
         rowBytes = Lanes8(repeating: Int32(width * 3))
     }
     static var planCount: Int { 2 }
+    static var columnsPerCacheLine: Int { 21 }
+    @inline(__always) func prefetch(row: Int, column: Int) {
+        blaze_prefetch(raw + row * Int(rowBytes[0]) + column * 3)
+    }
     @inline(__always) func plan(top: Lanes8, bottom: Lanes8, left: Lanes8, into p: UnsafeMutablePointer<Lanes8>) {
         let column = left &* 3
         p[0] = top &* rowBytes &+ column
@@ -215,6 +231,14 @@ struct YUVTaps: WarpTapSource {
         singleChromaColumn = planes.chromaWidth < 2
     }
     static var planCount: Int { 8 }
+    static var columnsPerCacheLine: Int { 64 }
+    @inline(__always) func prefetch(row: Int, column: Int) {
+        blaze_prefetch(y + row * Int(yStride[0]) + column)
+        if row & 1 == 0 {   // a chroma row serves two luma rows
+            blaze_prefetch(u + (row >> 1) * Int(uStride[0]) + (column >> 1))
+            blaze_prefetch(v + (row >> 1) * Int(vStride[0]) + (column >> 1))
+        }
+    }
     @inline(__always) func plan(top: Lanes8, bottom: Lanes8, left: Lanes8, into p: UnsafeMutablePointer<Lanes8>) {
         let chromaColumn = left &>> 1
         let pair = pointwiseMin(chromaColumn, lastPair)
@@ -300,6 +324,28 @@ private func warpRows<Source: WarpTapSource>(_ source: Source, sourceWidth sw: I
         // SIMD8's 16-byte alignment, which `withUnsafeTemporaryAllocation` places on the stack.
         let chunk = 4 * 8
         let perGroup = 4 + Source.planCount
+        // The rows' source rectangle (their corners mapped back, widened by the taps' one-pixel reach, clamped
+        // into the image) is hinted to the cache, line by line, before the first row. A video frame arrives
+        // from memory, not from cache, and the taps' scattered loads would otherwise each wait for it: in
+        // `blaze-bench crop --yuv --copies 24` the 256×256 warp took 0.67 ms (median) without the hints and
+        // 0.53 ms with them, 0.35 ms from cache. A rectangle larger than `prefetchPixelLimit` is not hinted:
+        // it would not stay in cache until its rows are read.
+        var minX = Double.infinity, maxX = -Double.infinity, minY = Double.infinity, maxY = -Double.infinity
+        for (cx, cy) in [(0, rows.lowerBound), (width, rows.lowerBound), (0, rows.upperBound), (width, rows.upperBound)] {
+            let x = Double(cx), y = Double(cy), w = m6 * x + m7 * y + m8
+            let sx = (m0 * x + m1 * y + m2) / w, sy = (m3 * x + m4 * y + m5) / w
+            minX = min(minX, sx); maxX = max(maxX, sx); minY = min(minY, sy); maxY = max(maxY, sy)
+        }
+        if minX.isFinite && maxX.isFinite && minY.isFinite && maxY.isFinite {
+            let x0 = Int(min(max(minX - 1, 0), Double(sw - 1))), x1 = Int(min(max(maxX + 2, 0), Double(sw - 1)))
+            let y0 = Int(min(max(minY - 1, 0), Double(sh - 1))), y1 = Int(min(max(maxY + 2, 0), Double(sh - 1)))
+            if (x1 - x0 + 1) * (y1 - y0 + 1) <= prefetchPixelLimit {
+                for r in y0...y1 {
+                    for c in stride(from: x0, to: x1, by: Source.columnsPerCacheLine) { source.prefetch(row: r, column: c) }
+                    source.prefetch(row: r, column: x1)
+                }
+            }
+        }
         withUnsafeTemporaryAllocation(of: I8.self, capacity: perGroup * chunk / 8) { planBuffer in
             let plan = planBuffer.baseAddress!
             for y in rows {
