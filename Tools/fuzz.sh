@@ -28,7 +28,7 @@ OUT=$ROOT/.build-fuzz
 mkdir -p "$OUT/modules" "$OUT/artifacts/$target" "$OUT/work"
 # -package-name: the modules share `package` declarations, as SwiftPM builds them.
 SAN=(-sanitize=fuzzer,address -parse-as-library -O -g -package-name blazekit)
-INC=(-I "$OUT/modules" -I Sources/CPNG -I Sources/CJPEG -I Sources/CFFmpeg -I Sources/CBLAS -I Sources/CZlib
+INC=(-I "$OUT/modules" -I Sources/CPNG -I Sources/CJPEG -I Sources/CPrefetch/include -I Sources/CFFmpeg -I Sources/CBLAS -I Sources/CZlib
      $(pkg-config --cflags-only-I libavformat | sed 's/-I/-Xcc -I/g'))
 HASWELL=(-target-cpu haswell -D BLAZEKIT_FMA)
 
