@@ -149,7 +149,6 @@ typealias Lanes8 = SIMD8<Int32>
 /// 1 MB of luma, about a core's L2 here.
 let prefetchPixelLimit = 1 << 20
 
-
 /// Where the vector warp reads its taps: for 8 destination pixels, the RGB of the source column pair
 /// `(left, left + 1)` in the source rows `top` and `bottom` (all already clamped into the image).
 protocol WarpTapSource {
@@ -327,8 +326,8 @@ private func warpRows<Source: WarpTapSource>(_ source: Source, sourceWidth sw: I
         // The rows' source rectangle (their corners mapped back, widened by the taps' one-pixel reach, clamped
         // into the image) is hinted to the cache, line by line, before the first row. A video frame arrives
         // from memory, not from cache, and the taps' scattered loads would otherwise each wait for it: in
-        // `blaze-bench crop --yuv --copies 24` the 256×256 warp took 0.67 ms (median) without the hints and
-        // 0.53 ms with them, 0.35 ms from cache. A rectangle larger than `prefetchPixelLimit` is not hinted:
+        // `blaze-bench crop --warp-only --yuv --copies 24` the 256×256 warp took 0.67 ms (median) without the
+        // hints and 0.49 ms with them, 0.35 ms from cache. A rectangle larger than `prefetchPixelLimit` is not hinted:
         // it would not stay in cache until its rows are read.
         var minX = Double.infinity, maxX = -Double.infinity, minY = Double.infinity, maxY = -Double.infinity
         for (cx, cy) in [(0, rows.lowerBound), (width, rows.lowerBound), (0, rows.upperBound), (width, rows.upperBound)] {

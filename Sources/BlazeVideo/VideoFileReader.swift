@@ -201,12 +201,43 @@ final class DirectSource: FrameSource {
     func stop() {}
 }
 
+/// The decoder's results that a ``FrameSource`` decoded ahead and its caller has not taken yet, in order. An
+/// error is followed by the end (nil), so it is thrown once. Not thread-safe: its owner guards it.
+struct DecodedFrameQueue {
+    private var items: [Result<VideoFrame?, Error>] = []
+    private var head = 0
+    /// The decoder's end or error is queued: nothing follows it.
+    private(set) var isComplete = false
+
+    /// Results waiting.
+    var count: Int { items.count - head }
+
+    mutating func append(_ item: Result<VideoFrame?, Error>) {
+        items.append(item)
+        switch item {
+        case .success(nil): isComplete = true
+        case .failure: isComplete = true; items.append(.success(nil))
+        case .success: break
+        }
+    }
+
+    /// The oldest result, nil when none waits. The queue keeps no reference to its frame, so the caller holds
+    /// it alone (see `VideoFileReader.recycle`).
+    mutating func removeFirst() -> Result<VideoFrame?, Error>? {
+        guard head < items.count else { return nil }
+        let item = items[head]
+        items[head] = .success(nil)
+        head += 1
+        if head > 16, head * 2 > items.count { items.removeFirst(head); head = 0 }
+        return item
+    }
+}
+
 /// Decodes on a thread of its own into a queue of at most `depth` frames. The decoder is touched only by
 /// that thread; the queue and flags only under `condition`.
 final class PrefetchingSource: FrameSource, @unchecked Sendable {
     private let condition = NSCondition()
-    private var queue: [Result<VideoFrame?, Error>] = []
-    private var head = 0
+    private var queue = DecodedFrameQueue()
     private var stopping = false
     private var running = true
     private let depth: Int
@@ -222,7 +253,7 @@ final class PrefetchingSource: FrameSource, @unchecked Sendable {
     private func decodeLoop(_ decoder: FFmpegDecoder) {
         while true {
             condition.lock()
-            while !stopping && queue.count - head >= depth { condition.wait() }
+            while !stopping && queue.count >= depth { condition.wait() }
             let stop = stopping
             condition.unlock()
             if stop { break }
@@ -230,17 +261,10 @@ final class PrefetchingSource: FrameSource, @unchecked Sendable {
             do { item = .success(try decoder.next()) } catch { item = .failure(error) }
             condition.lock()
             queue.append(item)
+            let complete = queue.isComplete
             condition.broadcast()
             condition.unlock()
-            if case .success(nil) = item { break }
-            if case .failure = item {
-                // Errors are thrown once; what follows is the end.
-                condition.lock()
-                queue.append(.success(nil))
-                condition.broadcast()
-                condition.unlock()
-                break
-            }
+            if complete { break }
         }
         condition.lock()
         running = false
@@ -252,11 +276,8 @@ final class PrefetchingSource: FrameSource, @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         if ended { return nil }
-        while queue.count == head { condition.wait() }
-        let item = queue[head]
-        queue[head] = .success(nil)   // the caller holds the frame now, alone (see `VideoFileReader.recycle`)
-        head += 1
-        if head > 16, head * 2 > queue.count { queue.removeFirst(head); head = 0 }
+        while queue.count == 0 { condition.wait() }
+        let item = queue.removeFirst()!
         condition.broadcast()
         if case .success(nil) = item { ended = true }
         return try item.get()
@@ -280,10 +301,9 @@ final class IdleWorkerSource: FrameSource, @unchecked Sendable {
     private let depth: Int
     private let decodeLock = NSLock()
     private let queueLock = NSLock()
-    private var queue: [Result<VideoFrame?, Error>] = []
-    private var head = 0
-    /// The decoder has returned its end or thrown: nothing more is decoded.
-    private var finished = false
+    private var queue = DecodedFrameQueue()
+    /// The reader is gone: nothing more is decoded.
+    private var stopped = false
     /// `next()` has returned the end.
     private var ended = false
     /// Frames waiting in the queue, for `decodeAhead()`'s check without a lock.
@@ -300,20 +320,15 @@ final class IdleWorkerSource: FrameSource, @unchecked Sendable {
         return decodeOne()
     }
 
-    /// Decodes one frame into the queue unless it is full or the stream has finished. Requires `decodeLock`.
+    /// Decodes one frame into the queue unless it is full or nothing more comes. Requires `decodeLock`.
     private func decodeOne() -> Bool {
-        let room = queueLock.withLock { !finished && queue.count - head < depth }
+        let room = queueLock.withLock { !stopped && !queue.isComplete && queue.count < depth }
         guard room else { return false }
         let item: Result<VideoFrame?, Error>
         do { item = .success(try decoder.next()) } catch { item = .failure(error) }
         queueLock.withLock {
             queue.append(item)
-            switch item {
-            case .success(nil): finished = true
-            case .failure: finished = true; queue.append(.success(nil))   // errors are thrown once; then the end
-            case .success: break
-            }
-            waiting.store(queue.count - head, ordering: .relaxed)
+            waiting.store(queue.count, ordering: .relaxed)
         }
         return true
     }
@@ -321,13 +336,9 @@ final class IdleWorkerSource: FrameSource, @unchecked Sendable {
     func next() throws -> VideoFrame? {
         while true {
             queueLock.lock()
-            if ended || (finished && queue.count == head) { ended = true; queueLock.unlock(); return nil }
-            if queue.count > head {
-                let item = queue[head]
-                queue[head] = .success(nil)   // the caller holds the frame now, alone (see `VideoFileReader.recycle`)
-                head += 1
-                if head > 16, head * 2 > queue.count { queue.removeFirst(head); head = 0 }
-                waiting.store(queue.count - head, ordering: .relaxed)
+            if ended || stopped { queueLock.unlock(); return nil }
+            if let item = queue.removeFirst() {
+                waiting.store(queue.count, ordering: .relaxed)
                 if case .success(nil) = item { ended = true }
                 queueLock.unlock()
                 return try item.get()
@@ -335,7 +346,7 @@ final class IdleWorkerSource: FrameSource, @unchecked Sendable {
             queueLock.unlock()
             // Nothing decoded yet: decode here, after a worker's frame in progress (which may be the one wanted).
             decodeLock.lock()
-            let empty = queueLock.withLock { queue.count == head }
+            let empty = queueLock.withLock { queue.count == 0 }
             if empty { _ = decodeOne() }
             decodeLock.unlock()
         }
@@ -344,7 +355,7 @@ final class IdleWorkerSource: FrameSource, @unchecked Sendable {
     /// Waits for a frame being decoded; the decoder is released with the source.
     func stop() {
         decodeLock.lock()
-        queueLock.withLock { finished = true }
+        queueLock.withLock { stopped = true }
         decodeLock.unlock()
     }
 }
