@@ -78,7 +78,7 @@ let package = Package(
         // clips), through FFmpeg's libraries. Its own target, so a program linking only BlazeKit needs no FFmpeg.
         .target(name: "BlazeVideo", dependencies: ["CFFmpeg", "BlazeImage"], exclude: ["README.md"], swiftSettings: vectorCodegen),
         // Pipeline stages as value types: anchors, decoding, NMS, ROI math, crops, landmark decoding.
-        .target(name: "BlazeStages", dependencies: ["BlazeRuntime", "BlazeImage"], exclude: ["README.md"], swiftSettings: optimizedInDebug),
+        .target(name: "BlazeStages", dependencies: ["BlazeRuntime", "BlazeKernels", "BlazeImage"], exclude: ["README.md"], swiftSettings: optimizedInDebug),
         // Video and live stream without the networks: next-frame ROIs, association, smoothing filters.
         .target(name: "BlazeTracking", dependencies: ["BlazeStages"], exclude: ["README.md"]),
         // Public entry point: built-in models, PoseLandmarker, HandLandmarker.
@@ -102,7 +102,7 @@ let package = Package(
         .executableTarget(name: "blaze",
                           dependencies: ["BlazeKit", "BlazeVision", "BlazeVideo", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(name: "blaze-bench",
-                          dependencies: ["BlazeKit", "BlazeVideo", "BlazeRuntime", "BlazeKernels", "CBLAS",
+                          dependencies: ["BlazeKit", "BlazeVideo", "BlazeRuntime", "BlazeKernels", "BlazeImage", "BlazeModelFormat", "BlazeStages", "CBLAS",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser")],
                           path: "Benchmarks/blaze-bench"),
         // The long-run memory check (VIDEO and LIVE_STREAM side by side); Tools/soak.sh runs it.
@@ -122,7 +122,7 @@ let package = Package(
         .testTarget(name: "BlazeCLITests", dependencies: ["blaze", "BlazeVideo", "BlazeImage"]),
         .testTarget(name: "BlazeStagesTests", dependencies: ["BlazeStages", "BlazeImage"]),
         .testTarget(name: "BlazeTrackingTests", dependencies: ["BlazeTracking", "BlazeStages"]),
-        .testTarget(name: "BlazeKitTests", dependencies: ["BlazeKit"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "BlazeKitTests", dependencies: ["BlazeKit", "BlazeImage"], resources: [.copy("Fixtures")]),
         // These two read the photos in Tests/BlazeKitTests/Fixtures by path.
         .testTarget(name: "BlazeMLKitTests", dependencies: ["BlazeMLKit", "BlazeKit"]),
         .testTarget(name: "BlazeVisionTests", dependencies: ["BlazeVision", "BlazeKit"], resources: [.copy("Fixtures")]),

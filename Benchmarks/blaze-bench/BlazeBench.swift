@@ -1,6 +1,10 @@
 import ArgumentParser
 import BlazeKit
 import BlazeKernels
+import BlazeImage
+import BlazeModelFormat
+import BlazeRuntime
+import BlazeStages
 import CBLAS
 import Foundation
 
@@ -11,6 +15,12 @@ struct BlazeBench: ParsableCommand {
         abstract: "Times BlazeKit's models on this machine.",
         subcommands: [ModelsBenchmark.self, PipelineBenchmark.self, LiveStreamBenchmark.self, CropBenchmark.self,
                       KernelBenchmark.self, VideoBenchmark.self])
+
+    /// The benchmark owns its process: OpenBLAS is tuned once, before anything runs (see `ProcessTuning`).
+    static func main() {
+        ProcessTuning.tuneOpenBLAS()
+        main(nil)
+    }
 }
 
 struct ModelsBenchmark: ParsableCommand {

@@ -1,6 +1,8 @@
 import ArgumentParser
 import BlazeKernels
+import BlazeImage
 import BlazeKit
+import BlazeStages
 import Foundation
 
 /// `blaze-bench crop`: times the ROI crop alone (bilinear warp + conversion to the model's floats),

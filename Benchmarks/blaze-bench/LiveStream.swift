@@ -1,4 +1,5 @@
 import ArgumentParser
+import BlazeImage
 import BlazeKit
 import Foundation
 

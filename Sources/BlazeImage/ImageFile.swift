@@ -16,14 +16,28 @@ public enum EncodedImageFormat: String, Sendable, Equatable, CaseIterable {
     case jpeg
 }
 
+/// A video container recognized by its first bytes (BlazeVideo reads them; BlazeImage only names them,
+/// so that an image decoder handed a video can say so).
+public enum VideoContainer: String, Sendable, Equatable, CaseIterable, CustomStringConvertible {
+    /// An ISO base media file (MP4, MOV, M4V, 3GP): an `ftyp` box whose brand is not a still image's.
+    case isoBaseMedia = "MP4/MOV"
+    /// Matroska or WebM (EBML header).
+    case matroska = "Matroska/WebM"
+    /// AVI (a RIFF file of form `AVI `).
+    case avi = "AVI"
+
+    /// The container's usual name: "MP4/MOV", "Matroska/WebM" or "AVI".
+    public var description: String { rawValue }
+}
+
 /// What the first bytes of some data are, as far as ``Image/sniffFormat(_:)`` can tell.
 public enum SniffedFormat: Sendable, Equatable, CustomStringConvertible {
     /// A format BlazeImage decodes.
     case image(EncodedImageFormat)
     /// An image format BlazeImage does not decode: "GIF", "WebP", "BMP", "TIFF", "HEIC/HEIF" or "AVIF".
     case unsupportedImage(String)
-    /// A video container: "MP4/MOV" (an ISO base media `ftyp` box), "Matroska/WebM" or "AVI".
-    case video(String)
+    /// A video container.
+    case video(VideoContainer)
     /// Printable UTF-8 (or ASCII) text.
     case text
     /// No bytes at all.
@@ -46,9 +60,9 @@ public enum SniffedFormat: Sendable, Equatable, CustomStringConvertible {
         case .image(.png): return "a PNG image"
         case .image(.jpeg): return "a JPEG image"
         case let .unsupportedImage(name): return "\(name == "AVIF" ? "an" : "a") \(name) image"
-        case .video("MP4/MOV"): return "an MP4/MOV video (ftyp)"
-        case .video("AVI"): return "an AVI video"
-        case let .video(name): return "a \(name) video"
+        case .video(.isoBaseMedia): return "an MP4/MOV video (ftyp)"
+        case .video(.avi): return "an AVI video"
+        case .video(.matroska): return "a Matroska/WebM video"
         case .text: return "text"
         case .empty: return "an empty file"
         case let .unknown(firstBytes):
@@ -115,7 +129,7 @@ extension Image {
         if starts(with: ascii("GIF87a")) || starts(with: ascii("GIF89a")) { return .unsupportedImage("GIF") }
         if starts(with: ascii("RIFF")) {
             if starts(with: ascii("WEBP"), at: 8) { return .unsupportedImage("WebP") }
-            if starts(with: ascii("AVI "), at: 8) { return .video("AVI") }
+            if starts(with: ascii("AVI "), at: 8) { return .video(.avi) }
         }
         // BMP: "BM", a 4-byte file size, then two reserved 16-bit fields that are zero.
         if starts(with: ascii("BM")), starts(with: [0, 0, 0, 0], at: 6) { return .unsupportedImage("BMP") }
@@ -128,10 +142,10 @@ extension Image {
             switch brand {
             case "heic", "heix", "hevc", "hevx", "heim", "heis", "mif1", "msf1": return .unsupportedImage("HEIC/HEIF")
             case "avif", "avis": return .unsupportedImage("AVIF")
-            default: return .video("MP4/MOV")
+            default: return .video(.isoBaseMedia)
             }
         }
-        if starts(with: [0x1A, 0x45, 0xDF, 0xA3]) { return .video("Matroska/WebM") }
+        if starts(with: [0x1A, 0x45, 0xDF, 0xA3]) { return .video(.matroska) }
         if looksLikeText(head, isPrefix: !bytes.dropFirst(head.count).isEmpty) { return .text }
         return .unknown(firstBytes: Array(head.prefix(8)))
     }

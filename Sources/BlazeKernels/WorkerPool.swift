@@ -16,9 +16,10 @@ import Glibc
 /// worse (hand_landmark_lite p90 3.6 → 4.3–5.1 ms, pose_detection median 5.5 → 6.3–7.0 ms) and changed
 /// nothing on a quiet machine; the plain spin already beats LiteRT's 2-thread median and p90 there.
 ///
-/// The pool is owned by one session; `parallelFor` must not be called concurrently or
-/// re-entrantly on the same pool. There is no global pool: each session creates its own with
-/// the thread count its options ask for.
+/// A pool belongs to one session, or to the sessions of one pipeline that run one after another (a
+/// landmarker's detector and landmark network share one, so `threadCount` N means N threads in all);
+/// `parallelFor` must not be called concurrently or re-entrantly on the same pool. There is no global
+/// pool.
 public final class WorkerPool: @unchecked Sendable {
     /// Threads that execute a `parallelFor`, the calling thread included.
     public let threadCount: Int

@@ -1,9 +1,6 @@
-@_exported import BlazeModelFormat
-@_exported import BlazeRuntime
-@_exported import BlazeImage
-@_exported import BlazeStages
-@_exported import BlazeTracking
+import BlazeModelFormat
 import BlazeModels
+import BlazeRuntime
 import Foundation
 
 /// The seven Blaze networks that ship with BlazeKit, converted from MediaPipe 0.10.14's

@@ -1,4 +1,5 @@
 import BlazeImage
+import BlazeKernels
 import BlazeModelFormat
 import BlazeRuntime
 import BlazeStages
@@ -15,28 +16,46 @@ import Foundation
 /// - `.liveStream`: ``LandmarkerTask/detectAsync(image:timestampInMilliseconds:)`` returns at once; results go to
 ///   `options.handLandmarkerLiveStreamDelegate`; a newer frame replaces the one waiting.
 ///
-/// It adds only its name to the one task shell, ``LandmarkerTask``, typed with ``HandLandmarkerOptions`` and
-/// ``HandLandmarkerResult``. An instance is one stream: it owns its networks, buffers and tracking state. Calls are serialized;
+/// It adds only its name to the one task shell, ``LandmarkerTask``, run with ``HandLandmarkerDefinition``
+/// (options ``HandLandmarkerOptions``, result ``HandLandmarkerResult``). An instance is one stream: it owns its networks, buffers and tracking state. Calls are serialized;
 /// instances are independent and run concurrently.
-public final class HandLandmarker: LandmarkerTask<HandLandmarkerOptions, HandLandmarkerResult>, @unchecked Sendable {}
+public final class HandLandmarker: LandmarkerTask<HandLandmarkerDefinition>, @unchecked Sendable {}
+
+/// The hand landmarker as a ``TaskDefinition``: a palm detector and a hand landmark network, full or lite.
+public enum HandLandmarkerDefinition: TaskDefinition {
+    public static func modelRoles(for options: HandLandmarkerOptions) -> [TaskModelRole] {
+        let full = options.model == .full
+        return [TaskModelRole(name: "detector", builtin: full ? .palmDetectionFull : .palmDetectionLite),
+                TaskModelRole(name: "landmarks", builtin: full ? .handLandmarkFull : .handLandmarkLite, isUserReplaceable: true)]
+    }
+
+    public static func makePipeline(options: HandLandmarkerOptions, resources: TaskResources) throws -> some TaskPipeline<HandLandmarkerResult> {
+        try HandPipeline(options: options, resources: resources)
+    }
+
+    public static func deliverLiveStreamResult(_ result: HandLandmarkerResult?, timestampInMilliseconds: Int, error: (any Error)?,
+                                               task: LandmarkerTask<Self>, options: HandLandmarkerOptions) {
+        guard let task = task as? HandLandmarker else { return }
+        options.handLandmarkerLiveStreamDelegate?.handLandmarker(task, didFinishDetection: result,
+                                                                 timestampInMilliseconds: timestampInMilliseconds, error: error)
+    }
+}
 
 /// The palm and hand networks and the tracker behind a ``HandLandmarker``.
 final class HandPipeline: LandmarkPipeline {
+    typealias Result = HandLandmarkerResult
     let detector: PalmDetectorStage
     var tracker: HandTracker
     let detection: (minScore: Float, maxCount: Int)
     private let landmarkStage: HandLandmarkStage
     private let presenceThreshold: Float
 
-    var sessions: [InferenceSession] { [detector.network.session, landmarkStage.network.session] }
+    let workers: WorkerPool
 
-    init(options: HandLandmarkerOptions) throws {
-        let full = options.model == .full
-        let models = try TaskModelLocator.locate(options, detector: full ? .palmDetectionFull : .palmDetectionLite,
-                                                 landmarks: full ? .handLandmarkFull : .handLandmarkLite)
-        let threads = options.baseOptions.threadCount
-        detector = try PalmDetectorStage(model: models.detector, threadCount: threads)
-        landmarkStage = try HandLandmarkStage(model: models.landmarks, threadCount: threads)
+    init(options: HandLandmarkerOptions, resources: TaskResources) throws {
+        workers = resources.workers
+        detector = try PalmDetectorStage(model: resources.model("detector"), workers: workers)
+        landmarkStage = try HandLandmarkStage(model: resources.model("landmarks"), workers: workers)
         tracker = HandTracker(numHands: options.numHands, minTrackingConfidence: options.minTrackingConfidence)
         detection = (options.minHandDetectionConfidence, options.numHands)
         presenceThreshold = options.minHandPresenceConfidence

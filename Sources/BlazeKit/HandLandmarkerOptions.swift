@@ -31,13 +31,13 @@ public final class HandLandmarkerOptions: TaskOptions {
     /// The MediaPipe defaults: built-in full models, image mode, one hand, confidences 0.5.
     public required init() {}
 
-    override var taskSpecificOptions: (delegate: (name: String, object: AnyObject?), count: (name: String, value: Int),
+    public override var taskSpecificOptions: (delegate: (name: String, object: AnyObject?), count: (name: String, value: Int),
                                        confidences: KeyValuePairs<String, Float>) {
         (("handLandmarkerLiveStreamDelegate", handLandmarkerLiveStreamDelegate), ("numHands", numHands),
          ["minHandDetectionConfidence": minHandDetectionConfidence, "minHandPresenceConfidence": minHandPresenceConfidence, "minTrackingConfidence": minTrackingConfidence])
     }
 
-    override func copyOptions(from other: TaskOptions) {
+    public override func copyOptions(from other: TaskOptions) {
         super.copyOptions(from: other)
         guard let other = other as? HandLandmarkerOptions else { return }
         (model, numHands, minTrackingConfidence) = (other.model, other.numHands, other.minTrackingConfidence)

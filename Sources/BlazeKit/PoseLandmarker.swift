@@ -1,4 +1,5 @@
 import BlazeImage
+import BlazeKernels
 import BlazeModelFormat
 import BlazeRuntime
 import BlazeStages
@@ -18,14 +19,34 @@ import Foundation
 ///   `options.poseLandmarkerLiveStreamDelegate`. While a frame is processed, a newer frame replaces the
 ///   one waiting, which is dropped.
 ///
-/// It adds only its name to the one task shell, ``LandmarkerTask``, typed with ``PoseLandmarkerOptions`` and
-/// ``PoseLandmarkerResult``. An instance is one stream: it owns its networks, buffers and tracking state. Calls are serialized;
+/// It adds only its name to the one task shell, ``LandmarkerTask``, run with ``PoseLandmarkerDefinition``
+/// (options ``PoseLandmarkerOptions``, result ``PoseLandmarkerResult``). An instance is one stream: it owns its networks, buffers and tracking state. Calls are serialized;
 /// instances are independent and run concurrently. Releasing the last reference while a live-stream frame
 /// is being processed waits for that frame; its callback is then not delivered.
-public final class PoseLandmarker: LandmarkerTask<PoseLandmarkerOptions, PoseLandmarkerResult>, @unchecked Sendable {}
+public final class PoseLandmarker: LandmarkerTask<PoseLandmarkerDefinition>, @unchecked Sendable {}
+
+/// The pose landmarker as a ``TaskDefinition``: the pose detector and a pose landmark network.
+public enum PoseLandmarkerDefinition: TaskDefinition {
+    public static func modelRoles(for options: PoseLandmarkerOptions) -> [TaskModelRole] {
+        [TaskModelRole(name: "detector", builtin: .poseDetection),
+         TaskModelRole(name: "landmarks", builtin: options.model == .full ? .poseLandmarkFull : .poseLandmarkLite, isUserReplaceable: true)]
+    }
+
+    public static func makePipeline(options: PoseLandmarkerOptions, resources: TaskResources) throws -> some TaskPipeline<PoseLandmarkerResult> {
+        try PosePipeline(options: options, resources: resources)
+    }
+
+    public static func deliverLiveStreamResult(_ result: PoseLandmarkerResult?, timestampInMilliseconds: Int, error: (any Error)?,
+                                               task: LandmarkerTask<Self>, options: PoseLandmarkerOptions) {
+        guard let task = task as? PoseLandmarker else { return }
+        options.poseLandmarkerLiveStreamDelegate?.poseLandmarker(task, didFinishDetection: result,
+                                                                 timestampInMilliseconds: timestampInMilliseconds, error: error)
+    }
+}
 
 /// The pose networks and tracker behind a ``PoseLandmarker``.
 final class PosePipeline: LandmarkPipeline {
+    typealias Result = PoseLandmarkerResult
     let detector: PoseDetectorStage
     private let segmentation: Bool
     private let landmarkStage: PoseLandmarkStage
@@ -33,15 +54,13 @@ final class PosePipeline: LandmarkPipeline {
     var tracker: PoseTracker
     let detection: (minScore: Float, maxCount: Int)
 
-    var sessions: [InferenceSession] { [detector.network.session, landmarkStage.network.session] }
+    let workers: WorkerPool
 
-    init(options: PoseLandmarkerOptions) throws {
-        let models = try TaskModelLocator.locate(
-            options, detector: .poseDetection, landmarks: options.model == .full ? .poseLandmarkFull : .poseLandmarkLite)
-        let threads = options.baseOptions.threadCount
-        detector = try PoseDetectorStage(model: models.detector, threadCount: threads)
+    init(options: PoseLandmarkerOptions, resources: TaskResources) throws {
+        workers = resources.workers
+        detector = try PoseDetectorStage(model: resources.model("detector"), workers: workers)
         segmentation = options.shouldOutputSegmentationMasks
-        landmarkStage = try PoseLandmarkStage(model: models.landmarks, threadCount: threads, segmentation: segmentation)
+        landmarkStage = try PoseLandmarkStage(model: resources.model("landmarks"), workers: workers, segmentation: segmentation)
         tracker = PoseTracker(numPoses: options.numPoses, minTrackingConfidence: options.minTrackingConfidence)
         detection = (options.minPoseDetectionConfidence, options.numPoses)
         presenceThreshold = options.minPosePresenceConfidence

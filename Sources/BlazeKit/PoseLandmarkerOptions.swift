@@ -34,7 +34,7 @@ public final class PoseLandmarkerOptions: TaskOptions {
     /// The MediaPipe defaults: built-in full model, image mode, one pose, confidences 0.5, no masks.
     public required init() {}
 
-    override func copyOptions(from other: TaskOptions) {
+    public override func copyOptions(from other: TaskOptions) {
         super.copyOptions(from: other)
         guard let other = other as? PoseLandmarkerOptions else { return }
         (model, numPoses, shouldOutputSegmentationMasks) = (other.model, other.numPoses, other.shouldOutputSegmentationMasks)
@@ -50,7 +50,7 @@ public final class PoseLandmarkerOptions: TaskOptions {
         set { shouldOutputSegmentationMasks = newValue }
     }
 
-    override var taskSpecificOptions: (delegate: (name: String, object: AnyObject?), count: (name: String, value: Int),
+    public override var taskSpecificOptions: (delegate: (name: String, object: AnyObject?), count: (name: String, value: Int),
                                        confidences: KeyValuePairs<String, Float>) {
         (("poseLandmarkerLiveStreamDelegate", poseLandmarkerLiveStreamDelegate), ("numPoses", numPoses),
          ["minPoseDetectionConfidence": minPoseDetectionConfidence, "minPosePresenceConfidence": minPosePresenceConfidence, "minTrackingConfidence": minTrackingConfidence])

@@ -3,7 +3,7 @@ import Foundation
 
 /// The "timestamps must strictly increase" rule of MediaPipe's task runner (`task_runner.cc`), for
 /// video frames and live-stream submissions alike. Thread-safe.
-final class TimestampGate: @unchecked Sendable {
+final class IncreasingTimestamps: @unchecked Sendable {
     private let lock = NSLock()
     private var last: Int?
 

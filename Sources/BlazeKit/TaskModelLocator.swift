@@ -3,38 +3,38 @@ import BlazeConverter
 import BlazeModelFormat
 import Foundation
 
-/// Resolves a task's `baseOptions.modelAssetPath` to its detector and landmark model files, the
-/// same way for every landmarker:
-/// - nil: the built-in models;
-/// - a directory: the built-in file names inside it;
-/// - an official MediaPipe Tasks `.task` bundle: its two entries, converted in memory;
-/// - any other file: a converted landmark model, used with the built-in detector.
+/// Resolves a task's `baseOptions.modelAssetPath` to the model files of its roles, the same way for every
+/// task (see ``TaskModelRole``).
 enum TaskModelLocator {
-    /// The two model files for `options.baseOptions`; warns once on standard error when the options ask
-    /// for `Delegate.GPU` (BlazeKit runs on the CPU, with the same results).
-    static func locate(_ options: TaskOptions, detector: BuiltinModel, landmarks: BuiltinModel) throws -> (detector: ModelFile, landmarks: ModelFile) {
+    /// The model file of each role, by name; warns once on standard error when the options ask for
+    /// `Delegate.GPU` (BlazeKit runs on the CPU, with the same results).
+    static func locate(_ options: TaskOptions, roles: [TaskModelRole]) throws -> [String: ModelFile] {
         if options.baseOptions.delegate == .GPU {
             FileHandle.standardError.write(Data(("BlazeKit: baseOptions.delegate is .GPU, but BlazeKit has no GPU delegate; "
                 + "running on the CPU (same results)\n").utf8))
         }
-        guard let path = options.baseOptions.modelAssetPath else { return (try detector.load(), try landmarks.load()) }
+        var models: [String: ModelFile] = [:]
+        guard let path = options.baseOptions.modelAssetPath else {
+            for role in roles { models[role.name] = try role.builtin.load() }
+            return models
+        }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw TaskError.modelNotFound(path: path, reason: "no such file or directory")
         }
         if isDirectory.boolValue {
             let dir = URL(fileURLWithPath: path)
-            let files = [detector, landmarks].map { dir.appendingPathComponent($0.fileName).path }
+            let files = roles.map { dir.appendingPathComponent($0.builtin.fileName).path }
             for p in files where !FileManager.default.fileExists(atPath: p) {
                 throw TaskError.modelNotFound(path: path, reason: "the directory has no \(URL(fileURLWithPath: p).lastPathComponent)")
             }
-            return (try ModelFile(path: files[0]), try ModelFile(path: files[1]))
+            for (role, file) in zip(roles, files) { models[role.name] = try ModelFile(path: file) }
+        } else if path.lowercased().hasSuffix(".task") {
+            for role in roles { models[role.name] = try TaskBundleModels.convert(path, entry: role.taskBundleEntry) }
+        } else {
+            for role in roles { models[role.name] = role.isUserReplaceable ? try ModelFile(path: path) : try role.builtin.load() }
         }
-        if path.lowercased().hasSuffix(".task") {
-            return (try TaskBundleModels.convert(path, entry: detector.taskBundleEntryName),
-                    try TaskBundleModels.convert(path, entry: landmarks.taskBundleEntryName))
-        }
-        return (try detector.load(), try ModelFile(path: path))
+        return models
     }
 }
 

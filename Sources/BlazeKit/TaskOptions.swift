@@ -64,15 +64,17 @@ public enum RunningMode: String, Sendable, Codable, CaseIterable {
 }
 
 /// What every task's options have (MediaPipe Tasks' `TaskOptions`): the base options and the running mode.
-/// ``PoseLandmarkerOptions`` and ``HandLandmarkerOptions`` inherit from it.
-public class TaskOptions {
+/// ``PoseLandmarkerOptions`` and ``HandLandmarkerOptions`` inherit from it, and so do the options of a task
+/// defined outside BlazeKit (see ``TaskDefinition``): such a subclass declares `public required init()`,
+/// overrides ``copyOptions(from:)`` to copy what it adds, and ``taskSpecificOptions`` to have it checked.
+open class TaskOptions {
     /// Model location, delegate and thread count.
     public var baseOptions = BaseOptions()
     /// How images arrive; `detect(image:)` needs `.image`, the default.
     public var runningMode: RunningMode = .image
 
     /// The defaults: built-in models, one CPU thread, image mode.
-    required init() {}
+    public required init() {}
 
     /// An independent copy: the base options are copied too; a live-stream delegate is the same object,
     /// still held weakly.
@@ -82,8 +84,8 @@ public class TaskOptions {
         return copy
     }
 
-    /// Copies every option of `other` (subclasses add theirs, then call this).
-    func copyOptions(from other: TaskOptions) {
+    /// Copies every option of `other` (subclasses call this, then copy theirs).
+    open func copyOptions(from other: TaskOptions) {
         baseOptions = other.baseOptions.copy()
         runningMode = other.runningMode
     }
@@ -97,7 +99,7 @@ public class TaskOptions {
 
     /// What a task's own options add to the checks: its live-stream delegate (whatever its protocol) and
     /// the property's name, its count option (`numPoses`, `numHands`: > 0) and its confidences ([0, 1]).
-    var taskSpecificOptions: (delegate: (name: String, object: AnyObject?), count: (name: String, value: Int),
+    open var taskSpecificOptions: (delegate: (name: String, object: AnyObject?), count: (name: String, value: Int),
                               confidences: KeyValuePairs<String, Float>) {
         (("liveStreamDelegate", nil), ("count", 1), [:])
     }

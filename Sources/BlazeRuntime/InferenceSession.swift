@@ -5,14 +5,12 @@ import Foundation
 
 /// How a session runs.
 public struct RuntimeOptions: Sendable, Equatable {
-    /// Threads one inference uses, the calling thread included (1…64). Each session owns its
-    /// worker threads; OpenBLAS's own threading is kept at 1 so that BLAS never nests threads
-    /// inside ours.
+    /// Threads one inference uses, the calling thread included (1…64): a session's own worker pool of
+    /// that size, or the pool passed to ``InferenceSession/init(model:options:workers:)``, whose size must
+    /// match. A session changes nothing process-wide: OpenBLAS's thread count and kernel set stay as
+    /// the host program left them (a program that owns its process may tune them with
+    /// ``BLASKernelSelection``).
     public var threadCount: Int
-    /// Let BlazeKit switch OpenBLAS to its AVX-512 kernels when OpenBLAS misdetects an AVX-512
-    /// CPU as an AVX2 one (see ``BLASKernelSelection``). Done once per process, before the first
-    /// session plans; set `false` (or set `OPENBLAS_CORETYPE`) to keep OpenBLAS's own choice.
-    public var selectBLASKernels: Bool
     /// The graph outputs (by index) the session computes; nil computes all. Nodes that feed none of
     /// them are not planned or run — e.g. the pose landmark model's segmentation head when no mask is
     /// wanted. ``InferenceSession/output(_:)`` of an output left out is empty.
@@ -27,11 +25,10 @@ public struct RuntimeOptions: Sendable, Equatable {
     /// same bits either way; `false` is for measuring and testing that.
     public var fusesEpilogues: Bool
 
-    public init(threadCount: Int = 1, selectBLASKernels: Bool = true, computedOutputs: Set<Int>? = nil,
+    public init(threadCount: Int = 1, computedOutputs: Set<Int>? = nil,
                 convolutionGEMM: ConvolutionGEMM = .automatic, sparseConvolution: SparseConvolution = .measured,
                 fusesEpilogues: Bool = true) {
         self.threadCount = threadCount
-        self.selectBLASKernels = selectBLASKernels
         self.computedOutputs = computedOutputs
         self.convolutionGEMM = convolutionGEMM
         self.sparseConvolution = sparseConvolution
@@ -123,11 +120,15 @@ public final class InferenceSession: @unchecked Sendable {
         try self.init(model: ModelFile(path: path), options: options)
     }
 
-    /// Plans `model`.
-    public init(model: ModelFile, options: RuntimeOptions = RuntimeOptions()) throws {
+    /// Plans `model`. The session runs its parallel loops on `workers` when given (a pool shared by the
+    /// networks of one pipeline, which run one at a time; its `threadCount` must equal
+    /// `options.threadCount`), else on a pool of its own.
+    public init(model: ModelFile, options: RuntimeOptions = RuntimeOptions(), workers: WorkerPool? = nil) throws {
         try options.validate()
-        if options.selectBLASKernels { BLASKernelSelection.upgradeIfBeneficial() }
-        BLASKernelSelection.useCallerThreadOnly()
+        if let workers, workers.threadCount != options.threadCount {
+            throw RuntimeError.invalidOption(name: "workers", expected: "a pool of options.threadCount = \(options.threadCount) threads",
+                                             actual: "\(workers.threadCount) threads")
+        }
         self.model = model
         self.options = options
         let g = model.graph
@@ -181,7 +182,7 @@ public final class InferenceSession: @unchecked Sendable {
         let arenaBuffer = ScratchBuffer(floats: arenaFloats)
         arena = arenaBuffer
         let base = arenaBuffer.pointer
-        pool = WorkerPool(threadCount: options.threadCount)
+        pool = workers ?? WorkerPool(threadCount: options.threadCount)
 
         func pointer(_ id: Int) -> UnsafeMutablePointer<Float> {
             if let c = model.constantData(ofValue: id) { return UnsafeMutablePointer(mutating: c.baseAddress!) }

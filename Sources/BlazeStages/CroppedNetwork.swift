@@ -1,4 +1,5 @@
 import BlazeImage
+import BlazeKernels
 import BlazeModelFormat
 import BlazeRuntime
 
@@ -21,8 +22,10 @@ public final class CroppedNetwork {
     ///   - outputs: the exact output shapes, in order.
     ///   - computedOutputs: the outputs to compute (nil: all); see `RuntimeOptions.computedOutputs`.
     /// - Throws: `RuntimeError.modelMismatch` naming the file, the expected and the actual shapes.
-    public init(model: ModelFile, threadCount: Int, role: String, outputs expected: [[Int]], computedOutputs: Set<Int>? = nil) throws {
-        session = try InferenceSession(model: model, options: RuntimeOptions(threadCount: threadCount, computedOutputs: computedOutputs))
+    ///   - workers: the threads the network runs on (shared with the pipeline's other networks).
+    public init(model: ModelFile, workers: WorkerPool, role: String, outputs expected: [[Int]], computedOutputs: Set<Int>? = nil) throws {
+        session = try InferenceSession(model: model, options: RuntimeOptions(threadCount: workers.threadCount, computedOutputs: computedOutputs),
+                                       workers: workers)
         let input = model.metadata.input
         let outputs = session.outputDescriptions.map(\.shape)
         guard input.shape.count == 4, input.shape[0] == 1, input.shape[3] == 3, input.valueRange.count == 2,

@@ -1,3 +1,4 @@
+import BlazeKernels
 import BlazeImage
 import BlazeModelFormat
 import BlazeRuntime
@@ -14,8 +15,8 @@ public final class HandLandmarkStage {
 
     /// - Throws: `RuntimeError.modelMismatch` unless the model has the hand landmark outputs
     ///   (`[1,63]`, `[1,1]`, `[1,1]`, `[1,63]`, in that order).
-    public init(model: ModelFile, threadCount: Int) throws {
-        network = try CroppedNetwork(model: model, threadCount: threadCount, role: "a hand landmark model",
+    public init(model: ModelFile, workers: WorkerPool) throws {
+        network = try CroppedNetwork(model: model, workers: workers, role: "a hand landmark model",
                                      outputs: [[1, 63], [1, 1], [1, 1], [1, 63]])
         var decoder = HandLandmarkDecoder()
         decoder.inputWidth = network.tensorWidth

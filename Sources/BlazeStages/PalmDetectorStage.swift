@@ -1,3 +1,4 @@
+import BlazeKernels
 import BlazeImage
 import BlazeModelFormat
 import BlazeRuntime
@@ -21,8 +22,8 @@ public final class PalmDetectorStage {
 
     /// - Throws: `RuntimeError.modelMismatch` when the model's input or outputs are not the palm
     ///   detector's (`[1,H,W,3]` in, `[1,2016,18]` and `[1,2016,1]` out).
-    public init(model: ModelFile, threadCount: Int) throws {
-        network = try CroppedNetwork(model: model, threadCount: threadCount, role: "a palm detector",
+    public init(model: ModelFile, workers: WorkerPool) throws {
+        network = try CroppedNetwork(model: model, workers: workers, role: "a palm detector",
                                      outputs: [[1, 2016, 18], [1, 2016, 1]])
         var options = SSDAnchorOptions.palmDetection
         options.inputSizeWidth = network.tensorWidth

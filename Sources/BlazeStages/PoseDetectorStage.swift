@@ -1,3 +1,4 @@
+import BlazeKernels
 import BlazeImage
 import BlazeModelFormat
 import BlazeRuntime
@@ -14,8 +15,8 @@ public final class PoseDetectorStage {
 
     /// - Throws: `RuntimeError.modelMismatch` when the model's input or outputs are not the pose
     ///   detector's (`[1,224,224,3]` in, `[1,2254,12]` and `[1,2254,1]` out).
-    public init(model: ModelFile, threadCount: Int) throws {
-        network = try CroppedNetwork(model: model, threadCount: threadCount, role: "a pose detector",
+    public init(model: ModelFile, workers: WorkerPool) throws {
+        network = try CroppedNetwork(model: model, workers: workers, role: "a pose detector",
                                      outputs: [[1, 2254, 12], [1, 2254, 1]])
         var options = SSDAnchorOptions.poseDetection
         options.inputSizeWidth = network.tensorWidth

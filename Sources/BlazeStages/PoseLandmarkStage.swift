@@ -1,3 +1,4 @@
+import BlazeKernels
 import BlazeImage
 import BlazeModelFormat
 import BlazeRuntime
@@ -19,8 +20,8 @@ public final class PoseLandmarkStage {
     /// - Parameter segmentation: plan the segmentation head too (needed for masks).
     /// - Throws: `RuntimeError.modelMismatch` unless the model has the pose landmark outputs
     ///   (`[1,195]`, `[1,1]`, `[1,256,256,1]`, `[1,64,64,39]`, `[1,117]`).
-    public init(model: ModelFile, threadCount: Int, segmentation: Bool = true) throws {
-        network = try CroppedNetwork(model: model, threadCount: threadCount, role: "a pose landmark model",
+    public init(model: ModelFile, workers: WorkerPool, segmentation: Bool = true) throws {
+        network = try CroppedNetwork(model: model, workers: workers, role: "a pose landmark model",
                                      outputs: [[1, 195], [1, 1], [1, 256, 256, 1], [1, 64, 64, 39], [1, 117]],
                                      computedOutputs: segmentation ? nil : [0, 1, 3, 4])
         computesSegmentation = segmentation

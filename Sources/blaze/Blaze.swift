@@ -8,6 +8,13 @@ struct Blaze: ParsableCommand {
         commandName: "blaze",
         abstract: "Pose and hand landmarks from photos and videos, as MediaPipe Tasks computes them (and body joints as Vision reports them).",
         subcommands: [PoseCommand.self, HandCommand.self, BodyCommand.self])
+
+    /// The CLI owns its process, so it tunes OpenBLAS for BlazeKit once, before any task exists (a library
+    /// user's process is left as it is; see `ProcessTuning`).
+    static func main() {
+        ProcessTuning.tuneOpenBLAS()
+        main(nil)
+    }
 }
 
 /// Creates a task, or prints why it cannot be created and exits with status 2.

@@ -27,32 +27,64 @@ struct BodyCommand: ParsableCommand {
     }
 
     func run() throws {
-        let request = VNDetectHumanBodyPoseRequest()
-        request.maximumPeopleCount = maxPeople
-        request.model = model == "lite" ? .lite : .full
-        request.threadCount = input.threads
-        let task = LandmarkTask<[BodyObservation]>(
-            makePhotoDetector: {
-                // Load the models once, up front (MediaRun makes this before any photo), so a bad option is
-                // reported at once.
-                try VNImageRequestHandler(image: Image(rgb: [0, 0, 0], width: 1, height: 1)).perform([request])
-                return { image in
-                    try VNImageRequestHandler(image: image).perform([request])
-                    return (request.bodyResults ?? []).map { observation in
-                        var joints: [String: [Float]] = [:]
-                        for joint in observation.availableJointNames {
-                            if let p = try? observation.recognizedPoint(joint) { joints["\(joint)"] = [Float(p.x), Float(p.y), p.confidence] }
-                        }
-                        return BodyObservation(joints: joints)
-                    }
-                }
-            },
-            makeVideoTracker: nil,
-            record: { FrameRecord(source: $1, key: "observations", items: $0) },
-            overlay: nil,
-            sideFiles: nil,
-            detectorName: "pose detector")
+        let options = BodyPoseOptions()
+        options.maximumPeopleCount = maxPeople
+        options.model = model == "lite" ? .lite : .full
+        options.baseOptions.threadCount = input.threads
+        let task = CommandTask<BodyPoseDefinition>(options: options, record: { FrameRecord(source: $1, key: "observations", items: $0) },
+                                                   detectorName: "pose detector", takesVideo: false)
         try MediaRun(options: input, task: task).run()
+    }
+}
+
+/// Vision's body pose request as a task of the CLI's own (``TaskDefinition``): photos in, Vision's 19 joints
+/// per person out. The request loads BlazeKit's pose networks itself, so the definition names no models.
+enum BodyPoseDefinition: TaskDefinition {
+    static func modelRoles(for options: BodyPoseOptions) -> [TaskModelRole] { [] }
+
+    static func makePipeline(options: BodyPoseOptions, resources: TaskResources) throws -> BodyPosePipeline {
+        try BodyPosePipeline(options: options)
+    }
+
+    static func deliverLiveStreamResult(_ result: [BodyObservation]?, timestampInMilliseconds: Int, error: (any Error)?,
+                                        task: LandmarkerTask<Self>, options: BodyPoseOptions) {}
+}
+
+/// `blaze body`'s options: the request's people count and pose model, with the base options' thread count.
+final class BodyPoseOptions: TaskOptions {
+    var maximumPeopleCount = 5
+    var model: PoseLandmarkerModel = .full
+
+    required init() {}
+
+    override func copyOptions(from other: TaskOptions) {
+        super.copyOptions(from: other)
+        guard let other = other as? BodyPoseOptions else { return }
+        (maximumPeopleCount, model) = (other.maximumPeopleCount, other.model)
+    }
+}
+
+/// Runs one `VNDetectHumanBodyPoseRequest` per photo and keeps each observation's recognized joints.
+final class BodyPosePipeline: TaskPipeline {
+    private let request = VNDetectHumanBodyPoseRequest()
+
+    init(options: BodyPoseOptions) throws {
+        request.maximumPeopleCount = options.maximumPeopleCount
+        request.model = options.model
+        request.threadCount = options.baseOptions.threadCount
+        // Loads the models once, up front, so a bad option is reported before any photo is read.
+        try VNImageRequestHandler(image: Image(rgb: [0, 0, 0], width: 1, height: 1)).perform([request])
+    }
+
+    func process(_ image: MPImage, timestampInMilliseconds: Int, tracking: Bool) throws -> [BodyObservation] {
+        try VNImageRequestHandler(image: image).perform([request])
+        return (request.bodyResults ?? []).map { observation in
+            var joints: [String: [Float]] = [:]
+            for joint in observation.availableJointNames {
+                if let p = try? observation.recognizedPoint(joint) { joints["\(joint)"] = [Float(p.x), Float(p.y), p.confidence] }
+            }
+            return BodyObservation(joints: joints)
+        }
     }
 }
 

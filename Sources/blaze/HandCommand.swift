@@ -18,40 +18,19 @@ struct HandCommand: ParsableCommand {
             """)
 
     @OptionGroup var input: InputOptions
+    @OptionGroup var landmarker: LandmarkerCommandOptions
 
-    @Option(help: "full, lite, a directory of converted models, or an official hand_landmarker .task bundle.")
-    var model = "full"
     @Option(help: "The most hands per photo.") var numHands = 1
-    @Option(help: "Minimum palm detector score.") var minDetectionConfidence: Float = 0.5
-    @Option(help: "Minimum hand presence score.") var minPresenceConfidence: Float = 0.5
-    @Option(help: "Minimum tracking IoU (video and live stream).") var minTrackingConfidence: Float = 0.5
-    @Option(help: "Write each photo (or video frame) with its hands drawn as <stem>.overlay.png into this directory.") var overlayDir: String?
-    @Option(help: ArgumentHelp("Write the input video with the hands drawn on every frame (H.264 MP4, the input's size, "
-                               + "frame rate and timestamps). Needs exactly one video file input.", valueName: "PATH"))
-    var overlayVideo: String?
 
     func run() throws {
         let options = HandLandmarkerOptions()
-        switch model {
-        case "full": options.model = .full
-        case "lite": options.model = .lite
-        default: options.baseOptions.modelAssetPath = model
-        }
-        options.baseOptions.threadCount = input.threads
+        if let builtin = landmarker.apply(to: options, threads: input.threads) { options.model = builtin == "lite" ? .lite : .full }
         options.numHands = numHands
-        options.minHandDetectionConfidence = minDetectionConfidence
-        options.minHandPresenceConfidence = minPresenceConfidence
-        options.minTrackingConfidence = minTrackingConfidence
-        let task = LandmarkTask<HandLandmarkerResult>(
-            makePhotoDetector: {
-                let photos = try HandLandmarker(options: options)
-                return { try photos.detect(image: $0) }
-            },
-            makeVideoTracker: {
-                let video = options.copy()
-                video.runningMode = .video
-                return VideoTracker(try HandLandmarker(options: video))
-            },
+        options.minHandDetectionConfidence = landmarker.minDetectionConfidence
+        options.minHandPresenceConfidence = landmarker.minPresenceConfidence
+        options.minTrackingConfidence = landmarker.minTrackingConfidence
+        let task = CommandTask<HandLandmarkerDefinition>(
+            options: options,
             record: { result, source in
                 FrameRecord(source: source, key: "hands", items: (0..<result.landmarks.count).map { i in
                     let category = result.handedness[i].first
@@ -61,9 +40,8 @@ struct HandCommand: ParsableCommand {
                 })
             },
             overlay: HandOverlay.draw,
-            sideFiles: nil,
             detectorName: "palm detector")
-        try MediaRun(options: input, task: task, overlayDirectory: overlayDir, overlayVideo: overlayVideo).run()
+        try MediaRun(options: input, task: task, overlayDirectory: landmarker.overlayDir, overlayVideo: landmarker.overlayVideo).run()
     }
 }
 

@@ -101,11 +101,6 @@ struct InputOptions: ParsableArguments {
         return (w, h)
     }
 
-    /// The timestamp of frame `index` of a `--video` sequence: round(index·1000/fps) ms.
-    func timestamp(ofFrame index: Int) -> Int {
-        Int((Double(index) * 1000 / (fps ?? 1)).rounded())
-    }
-
     /// The selected input files (empty with `--raw`).
     func files() throws -> [String] {
         let shard = try self.shard.map { try InputSelection.Shard.parse($0, environment: ProcessInfo.processInfo.environment) }
@@ -114,8 +109,8 @@ struct InputOptions: ParsableArguments {
 }
 
 /// Where a result line came from; the record types turn it into their leading fields.
-struct FrameSource {
-    /// The photo's (or `--video` frame's) file name; nil for frames of a video file.
+struct FrameOrigin {
+    /// The photo's (or `--video` frame's, or raw frame's) name; nil for frames of a video file.
     var image: String?
     /// The video file's name, for its frames.
     var video: String?
@@ -126,12 +121,30 @@ struct FrameSource {
     var height: Int
     /// The stem for side files (overlays, masks): `photo`, or `clip.frame_00012` for a video file's frame.
     var stem: String
+
+    init(image: String? = nil, video: String? = nil, frame: String? = nil, timestampMs: Int? = nil, width: Int, height: Int, stem: String) {
+        (self.image, self.video, self.frame, self.timestampMs) = (image, video, frame, timestampMs)
+        (self.width, self.height, self.stem) = (width, height, stem)
+    }
+
+    /// The origin of a stream's frame: a frame of a video file is named by file and frame, anything else by its own name.
+    init(_ frame: StreamFrame) {
+        let (w, h) = (frame.image.width, frame.image.height)
+        if let container = frame.container {
+            let stem = URL(fileURLWithPath: container).deletingPathExtension().lastPathComponent
+            self.init(video: container, frame: frame.name, timestampMs: frame.timestampInMilliseconds, width: w, height: h,
+                      stem: "\(stem).\(frame.name)")
+        } else {
+            self.init(image: frame.name, timestampMs: frame.timestampInMilliseconds, width: w, height: h,
+                      stem: URL(fileURLWithPath: frame.name).deletingPathExtension().lastPathComponent)
+        }
+    }
 }
 
-/// One output line: where the result came from (``FrameSource``'s fields) and the result's items under
+/// One output line: where the result came from (``FrameOrigin``'s fields) and the result's items under
 /// `key` ("poses", "hands", "observations"). Keys are written sorted, so lines are reproducible byte for byte.
 struct FrameRecord<Item: Encodable>: Encodable {
-    var source: FrameSource
+    var source: FrameOrigin
     var key: String
     var items: [Item]
 
@@ -155,68 +168,56 @@ struct FrameRecord<Item: Encodable>: Encodable {
     }
 }
 
-/// A VIDEO-mode landmarker, fresh for each video.
-struct VideoTracker<Result> {
-    var detect: (Image, Int) throws -> Result
-    var statistics: () -> (frames: Int, detectorRuns: Int)
-    var setIdleWork: ((@Sendable () -> Bool)?) -> Void
-}
+/// What a subcommand runs: a task definition with the options to create it with (a video gets a copy in
+/// `.video` mode), and how its results are written.
+struct CommandTask<Definition: TaskDefinition> {
+    typealias Result = Definition.Result
+    /// `.image`-mode options.
+    var options: Definition.Options
+    /// The JSON line for a result.
+    var record: (Result, FrameOrigin) -> any Encodable
+    /// The image with the result drawn on it (`--overlay-dir`, `--overlay-video`), if the command draws.
+    var overlay: ((Result, Image) throws -> Image)? = nil
+    /// Side files for a result (segmentation masks), written with the frame's stem.
+    var sideFiles: ((Result, FrameOrigin) throws -> Void)? = nil
+    /// The detector's name for the tracking summary on stderr.
+    var detectorName: String
+    /// Whether the task tracks videos; a photos-only command refuses video input.
+    var takesVideo = true
 
-/// What ``VideoTracker`` needs of a landmarker (both of BlazeKit's have it).
-protocol TrackingLandmarker: AnyObject {
-    associatedtype Result
-    func detect(videoFrame image: Image, timestampInMilliseconds: Int) throws -> Result
-    var trackingStatistics: (frames: Int, detectorRuns: Int) { get }
-    func setIdleWork(_ work: (@Sendable () -> Bool)?)
-}
-
-extension PoseLandmarker: TrackingLandmarker {}
-extension HandLandmarker: TrackingLandmarker {}
-
-extension VideoTracker {
-    init<L: TrackingLandmarker>(_ landmarker: L) where L.Result == Result {
-        self.init(detect: { try landmarker.detect(videoFrame: $0, timestampInMilliseconds: $1) },
-                  statistics: { landmarker.trackingStatistics }, setIdleWork: { landmarker.setIdleWork($0) })
+    /// A new task for an `.image` or `.video` stream.
+    func make(video: Bool) throws -> LandmarkerTask<Definition> {
+        let options = self.options.copy()
+        if video { options.runningMode = .video }
+        return try LandmarkerTask<Definition>(options: options)
     }
 }
 
-/// What a landmark subcommand plugs into the shared input loop.
-struct LandmarkTask<Result> {
-    /// Makes the IMAGE-mode detector, for photos and `--raw` frames without `--video`.
-    var makePhotoDetector: () throws -> (Image) throws -> Result
-    /// A new VIDEO-mode landmarker (one per video file, one for a `--video` sequence); nil for a command
-    /// that takes photos only.
-    var makeVideoTracker: (() throws -> VideoTracker<Result>)?
-    /// The JSON line for a result.
-    var record: (Result, FrameSource) -> any Encodable
-    /// The image with the result drawn on it (`--overlay-dir`, `--overlay-video`), if the command draws.
-    var overlay: ((Result, Image) throws -> Image)?
-    /// Side files for a result (segmentation masks), written with the frame's stem.
-    var sideFiles: ((Result, FrameSource) throws -> Void)?
-    /// The detector's name for the tracking summary on stderr.
-    var detectorName: String
-}
-
-/// Runs a ``LandmarkTask`` over the inputs: photos one by one, each video file through a fresh VIDEO-mode
-/// landmarker, a `--video` sequence or `--raw` stream as one video. An input that fails gets an error
-/// line (after the lines of every frame that worked) and the run goes on; the exit status is then 1.
-struct MediaRun<Result> {
+/// Runs a ``CommandTask`` over the inputs: each input becomes a ``FrameStream`` (a photo, a video file, the
+/// `--video` frames, the `--raw` input), and every stream goes through one loop. An input that fails gets an
+/// error line (after the lines of every frame that worked) and the run goes on; the exit status is then 1.
+struct MediaRun<Definition: TaskDefinition> {
     let options: InputOptions
-    let task: LandmarkTask<Result>
-    private let landmarkers: Landmarkers<Result>
+    let task: CommandTask<Definition>
     /// `--overlay-dir`.
     let overlayDirectory: String?
     /// `--overlay-video`.
     let overlayVideo: String?
     let progress: ProgressLine
+    /// The `.image`-mode task, made once; and a `.video`-mode one made before the first input, when that is a video.
+    private let tasks = TaskCache()
 
-    init(options: InputOptions, task: LandmarkTask<Result>, overlayDirectory: String? = nil, overlayVideo: String? = nil) {
+    private final class TaskCache {
+        var photos: LandmarkerTask<Definition>?
+        var spareVideo: LandmarkerTask<Definition>?
+    }
+
+    init(options: InputOptions, task: CommandTask<Definition>, overlayDirectory: String? = nil, overlayVideo: String? = nil) {
         self.options = options
         self.task = task
         self.overlayDirectory = overlayDirectory
         self.overlayVideo = overlayVideo
         progress = ProgressLine(quiet: options.quiet)
-        landmarkers = Landmarkers(task)
     }
 
     func run() throws {
@@ -228,15 +229,18 @@ struct MediaRun<Result> {
         }
         if options.raw != nil {
             guard overlayVideo == nil else { throw ValidationError("--overlay-video needs a video file input, not --raw") }
-            try landmarkers.prepare(video: options.video)
-            if try !runRaw() { throw ExitCode(1) }
+            let (w, h) = try options.rawSize()
+            var stream = RawRGBFrames(handle: .standardInput, width: w, height: h, framesPerSecond: options.video ? options.fps : nil)
+            try prepare(video: stream.isVideo)
+            if try !process(&stream, into: .standardOutput) { throw ExitCode(1) }
             return
         }
         let files = try options.files()
-        try landmarkers.prepare(video: options.video || files.first.map(MediaRun.isVideoFile) ?? false)
+        try prepare(video: options.video || files.first.map(VideoFileFrames.looksLikeVideo) ?? false)
         if options.video {
             guard overlayVideo == nil else { throw ValidationError("--overlay-video needs a video file input, not --video frames") }
-            if try !runFrameSequence(files) { throw ExitCode(1) }
+            var stream = PhotoFiles(paths: files, framesPerSecond: options.fps)
+            if try !process(&stream, into: .standardOutput) { throw ExitCode(1) }
             return
         }
         if overlayVideo != nil, files.count != 1 {
@@ -263,20 +267,55 @@ struct MediaRun<Result> {
         if failed { throw ExitCode(1) }
     }
 
-    /// One photo or video file; false when it failed (its error line is written).
+    /// Makes the task the first input needs before any input is read, so that a bad model or option ends
+    /// the run at once: the error is printed and the exit status is 2.
+    private func prepare(video: Bool) throws {
+        if video, task.takesVideo {
+            tasks.spareVideo = try makeTask { try task.make(video: true) }
+        } else {
+            tasks.photos = try makeTask { try task.make(video: false) }
+        }
+    }
+
+    /// The task for a stream: the one `.image`-mode task for photos, a fresh `.video`-mode one for each video.
+    private func landmarker(for stream: some FrameStream) throws -> LandmarkerTask<Definition> {
+        guard stream.isVideo else {
+            if let photos = tasks.photos { return photos }
+            let made = try task.make(video: false)
+            tasks.photos = made
+            return made
+        }
+        guard task.takesVideo else {
+            throw CLIError.notForThisCommand(path: stream.label, reason: "this command takes photos; use blaze pose or blaze hand for videos")
+        }
+        if let spare = tasks.spareVideo {
+            tasks.spareVideo = nil
+            return spare
+        }
+        return try task.make(video: true)
+    }
+
+    /// One photo or video file, recognized by its first bytes; false when it failed (its error line is written).
     private func process(_ path: String, into sink: OutputSink) throws -> Bool {
         let name = URL(fileURLWithPath: path).lastPathComponent
         do {
             let format = try Image.sniffFormat(contentsOfFile: path)
             switch format {
             case .image:
-                try processPhoto(path, name: name, into: sink)
+                var stream = PhotoFiles(paths: [path])
+                return try process(&stream, into: sink)
             case .video, .unknown:
-                try processVideo(path, name: name, looksLike: format, into: sink)
+                let openedAt = DispatchTime.now().uptimeNanoseconds
+                var stream = try VideoFileFrames(path: path, looksLike: format, prefetch: 3,
+                                                 convertsToRGB: overlayDirectory != nil || overlayVideo != nil,
+                                                 decodesOnIdleWorkers: options.decodesOnIdleWorkers)
+                guard task.takesVideo else {
+                    throw CLIError.notForThisCommand(path: path, reason: "this command takes photos; use blaze pose or blaze hand for videos")
+                }
+                return try process(&stream, into: sink, openedAt: openedAt)
             case .text, .empty, .unsupportedImage:
                 throw CLIError.notMedia(path: path, looksLike: format.description, detail: nil)
             }
-            return true
         } catch let error as ExitCode {
             throw error
         } catch {
@@ -285,172 +324,75 @@ struct MediaRun<Result> {
         }
     }
 
-    private func processPhoto(_ path: String, name: String, into sink: OutputSink) throws {
-        // EXIF orientations, mirrored ones included, are applied to the pixels here, so results and
-        // overlays are in the displayed photo's coordinates.
-        let image = try Image(contentsOfFile: path).oriented()
-        let stem = URL(fileURLWithPath: name).deletingPathExtension().lastPathComponent
-        let source = FrameSource(image: name, width: image.width, height: image.height, stem: stem)
-        try emit(landmarkers.photoDetector()(image), source: source, image: image, into: sink)
-    }
-
-    private func processVideo(_ path: String, name: String, looksLike: SniffedFormat, into sink: OutputSink) throws {
-        let openedAt = DispatchTime.now().uptimeNanoseconds
-        var readerOptions = VideoFileReader.Options()
-        readerOptions.prefetch = 3
-        // Without overlays nothing reads a frame's pixels but the crops, which sample the decoder's YUV planes
-        // and give the same bytes as on converted frames (the reader checks that, and converts the frames of a
-        // stream it cannot vouch for): this saves converting whole frames to RGB that the crops barely read.
-        readerOptions.convertsToRGB = overlayDirectory != nil || overlayVideo != nil
-        readerOptions.skipNonIncreasingTimestamps = false   // gated below, so the overlay video keeps every frame
-        // When the inference threads take every core, a decoder on threads of its own would compete with them
-        // for the cores; it decodes on one thread in the workers' idle time instead (set below). With cores to
-        // spare, it keeps a thread of its own and FFmpeg's threads.
-        let decodesOnIdleWorkers = options.decodesOnIdleWorkers
-        if decodesOnIdleWorkers {
-            readerOptions.decodesAhead = .onIdleWorkers
-            readerOptions.decodeThreads = 1
-        }
-        let reader: VideoFileReader
-        do {
-            reader = try VideoFileReader(path: path, options: readerOptions)
-        } catch let VideoError.openFailed(_, reason) where looksLike != .video("MP4/MOV") {
-            throw CLIError.notMedia(path: path, looksLike: looksLike.description, detail: "FFmpeg: \(reason)")
-        }
-        let info = reader.info
+    /// The one loop: every frame of `stream` through the task, a line per frame (or failure) into `sink`, side
+    /// files, overlays and progress; false when something failed. `openedAt` (when the input was opened) times
+    /// the stream for `--timing`, not counting the making of its task.
+    private func process(_ stream: inout some FrameStream, into sink: OutputSink,
+                         openedAt: UInt64 = DispatchTime.now().uptimeNanoseconds) throws -> Bool {
         let madeAt = DispatchTime.now().uptimeNanoseconds
-        let tracker = try landmarkers.videoTracker(for: path)
+        let landmarker = try landmarker(for: stream)
         let makingNanoseconds = DispatchTime.now().uptimeNanoseconds - madeAt
-        if decodesOnIdleWorkers { tracker.setIdleWork(reader.decodeAheadWork) }
-        defer { tracker.setIdleWork(nil) }
-        let writer = try overlayVideo.map {
-            try VideoFileWriter(path: $0, width: info.width, height: info.height, frameRate: info.frameRate ?? 30,
-                                timeBase: (info.timeBaseNumerator, info.timeBaseDenominator))
-        }
-        let stem = URL(fileURLWithPath: name).deletingPathExtension().lastPathComponent
-        var gate = TimestampGate()
-        var lastResult: Result?
-        var lastWritten: Int64?
-        var processed = 0
-        progress.restart()
+        if let work = stream.idleWork { landmarker.setIdleWork(work) }
+        defer { landmarker.setIdleWork(nil) }
+        var overlayWriter = try stream.isVideo ? overlayVideo.map { try OverlayVideoWriter(path: $0, stream: stream) } : nil
+        let showsProgress = stream.expectedFrameCount != 1
+        var failed = false
+        var processed = 0, index = 0
+        if showsProgress { progress.restart() }
         defer {
-            progress.finish()
-            reportTracking(tracker.statistics(), name: name)
-            if options.timing {
-                let seconds = Double(DispatchTime.now().uptimeNanoseconds - openedAt - makingNanoseconds) * 1e-9
-                let line = String(format: "%d frames in %.3f s, %.1f frames/s (opening the file to its last line)",
-                                  processed, seconds, Double(processed) / max(seconds, 1e-9))
-                FileHandle.standardError.write("\(name): \(line)\n".data(using: .utf8)!)
-            }
-        }
-        func overlayFrame(_ frame: VideoFrame, _ result: Result?) throws {
-            guard let writer, lastWritten.map({ frame.presentationTimestamp > $0 }) ?? true else { return }
-            let drawn = try result.flatMap { r in try task.overlay.map { try $0(r, frame.image) } } ?? frame.image
-            try writer.write(drawn, presentationTimestamp: frame.presentationTimestamp)
-            lastWritten = frame.presentationTimestamp
-        }
-        do {
-            while let frame = try reader.nextFrame() {
-                if let previous = gate.admit(frame.timestampMs) {
-                    warn("\(name): \(VideoFileReader.SkippedFrame(index: frame.index, timestampMs: frame.timestampMs, previousTimestampMs: previous))")
-                    try overlayFrame(frame, lastResult)
-                    reader.recycle(frame)
-                    continue
+            if showsProgress { progress.finish() }
+            if stream.isVideo {
+                reportTracking(landmarker.trackingStatistics, name: stream.label)
+                if options.timing {
+                    let seconds = Double(DispatchTime.now().uptimeNanoseconds - openedAt - makingNanoseconds) * 1e-9
+                    let line = String(format: "%d frames in %.3f s, %.1f frames/s (opening the file to its last line)",
+                                      processed, seconds, Double(processed) / max(seconds, 1e-9))
+                    FileHandle.standardError.write("\(stream.label): \(line)\n".data(using: .utf8)!)
                 }
-                let result = try tracker.detect(frame.image, frame.timestampMs)
-                let frameName = String(format: "frame_%05d", frame.index)
-                let source = FrameSource(video: name, frame: frameName, timestampMs: frame.timestampMs,
-                                         width: frame.image.width, height: frame.image.height, stem: "\(stem).\(frameName)")
-                try emit(result, source: source, image: frame.image, into: sink)
-                try overlayFrame(frame, result)
-                lastResult = result
-                processed += 1
-                progress.update(done: processed, total: info.frameCount, label: name, unit: "frames")
-                reader.recycle(frame)
             }
-        } catch {
-            try? writer?.finish()   // keep the frames drawn so far playable
-            throw error
         }
-        try writer?.finish()
+        var lastResult: Definition.Result?
+        events: while let event = stream.next() {
+            index += 1
+            switch event {
+            case let .frame(frame):
+                do {
+                    let result = try frame.timestampInMilliseconds.map {
+                        try landmarker.detect(videoFrame: frame.image, timestampInMilliseconds: $0)
+                    } ?? landmarker.detect(image: frame.image)
+                    try emit(result, origin: FrameOrigin(frame), image: frame.image, into: sink)
+                    try overlayWriter?.write(frame, result: result, drawing: task.overlay)
+                    lastResult = result
+                    processed += 1
+                } catch {
+                    failed = true
+                    try sink.write(ErrorRecord(image: frame.container ?? frame.name, error: "\(error)"))
+                    if stream.endsAtFailure { try? overlayWriter?.finish(); overlayWriter = nil; break events }
+                }
+                stream.recycle(frame)
+            case let .skipped(frame, previous):
+                warn("\(stream.label): frame \(frame.index) at \(frame.timestampInMilliseconds ?? 0) ms skipped: its timestamp does not "
+                     + "increase (previous \(previous) ms)")
+                try overlayWriter?.write(frame, result: lastResult, drawing: task.overlay)
+                stream.recycle(frame)
+            case let .failed(name, error):
+                failed = true
+                if stream.endsAtFailure { try? overlayWriter?.finish(); overlayWriter = nil }
+                try sink.write(ErrorRecord(image: name, error: "\(error)"))
+            }
+            if showsProgress { progress.update(done: index, total: stream.expectedFrameCount, label: stream.label, unit: "frames") }
+        }
+        try overlayWriter?.finish()
+        return !failed
     }
 
     /// Writes a result's line and its side files.
-    private func emit(_ result: Result, source: FrameSource, image: Image, into sink: OutputSink) throws {
-        try sink.write(task.record(result, source))
-        try task.sideFiles?(result, source)
+    private func emit(_ result: Definition.Result, origin: FrameOrigin, image: Image, into sink: OutputSink) throws {
+        try sink.write(task.record(result, origin))
+        try task.sideFiles?(result, origin)
         if let directory = overlayDirectory, let draw = task.overlay {
-            try draw(result, image).writePNG(to: URL(fileURLWithPath: directory).appendingPathComponent("\(source.stem).overlay.png").path)
+            try draw(result, image).writePNG(to: URL(fileURLWithPath: directory).appendingPathComponent("\(origin.stem).overlay.png").path)
         }
-    }
-
-    /// `--video`: the files are one video's frames in order, timed by `--fps`.
-    private func runFrameSequence(_ files: [String]) throws -> Bool {
-        let tracker = try landmarkers.videoTracker(for: "--video frames")
-        defer { reportTracking(tracker.statistics(), name: "frames") }
-        var failed = false
-        progress.restart()
-        for (i, file) in files.enumerated() {
-            let name = URL(fileURLWithPath: file).lastPathComponent
-            do {
-                let image = try Image(contentsOfFile: file).oriented()
-                let timestamp = options.timestamp(ofFrame: i)
-                let stem = URL(fileURLWithPath: name).deletingPathExtension().lastPathComponent
-                let source = FrameSource(image: name, timestampMs: timestamp, width: image.width, height: image.height, stem: stem)
-                try emit(tracker.detect(image, timestamp), source: source, image: image, into: .standardOutput)
-            } catch {
-                failed = true
-                try OutputSink.standardOutput.write(ErrorRecord(image: name, error: "\(error)"))
-            }
-            progress.update(done: i + 1, total: files.count, label: "frames", unit: "done")
-        }
-        progress.finish()
-        return !failed
-    }
-
-    /// `--raw WxH`: RGB24 frames from standard input, as photos or (with `--video`) as one video.
-    private func runRaw() throws -> Bool {
-        let (w, h) = try options.rawSize()
-        let frameBytes = w * h * 3
-        let tracker = options.video ? try landmarkers.videoTracker(for: "standard input") : nil
-        defer { if let tracker { reportTracking(tracker.statistics(), name: "standard input") } }
-        var failed = false
-        var index = 0
-        progress.restart()
-        while true {
-            let data = readStandardInput(count: frameBytes)
-            if data.isEmpty { break }
-            let name = String(format: "frame_%05d", index)
-            do {
-                guard data.count == frameBytes else {
-                    throw RawInputError.truncatedFrame(index: index, expected: frameBytes, actual: data.count)
-                }
-                let image = try Image(rgb: [UInt8](data), width: w, height: h)
-                let timestamp = tracker != nil ? options.timestamp(ofFrame: index) : nil
-                let source = FrameSource(image: name, timestampMs: timestamp, width: w, height: h, stem: name)
-                let result = try timestamp.map { try tracker!.detect(image, $0) } ?? landmarkers.photoDetector()(image)
-                try emit(result, source: source, image: image, into: .standardOutput)
-            } catch {
-                failed = true
-                try OutputSink.standardOutput.write(ErrorRecord(image: name, error: "\(error)"))
-            }
-            index += 1
-            progress.update(done: index, total: nil, label: "standard input", unit: "frames")
-            if data.count < frameBytes { break }
-        }
-        progress.finish()
-        return !failed
-    }
-
-    /// Up to `count` bytes from standard input; fewer only at its end.
-    private func readStandardInput(count: Int) -> Data {
-        var data = Data()
-        while data.count < count {
-            let chunk = FileHandle.standardInput.readData(ofLength: count - data.count)
-            if chunk.isEmpty { break }
-            data.append(chunk)
-        }
-        return data
     }
 
     /// One stderr line per video saying how often the detector ran.
@@ -458,66 +400,5 @@ struct MediaRun<Result> {
         guard !options.quiet else { return }
         FileHandle.standardError.write("\(name): tracked \(statistics.frames) frames, \(task.detectorName) ran on \(statistics.detectorRuns)\n"
             .data(using: .utf8)!)
-    }
-}
-
-extension MediaRun {
-    /// Whether `path` looks like a video by its first bytes (unreadable files count as photos: their error
-    /// comes with their line).
-    static func isVideoFile(_ path: String) -> Bool {
-        if case .video = (try? Image.sniffFormat(contentsOfFile: path)) { return true }
-        return false
-    }
-}
-
-/// The landmarkers of a run, made when first needed: planning a model pair takes a tenth of a second, so
-/// a run of videos plans no IMAGE-mode landmarker and a run of photos no VIDEO-mode one. ``prepare(video:)``
-/// makes the one the first input needs before any input is read, so that a bad model or option ends the
-/// run at once (exit status 2) as before.
-final class Landmarkers<Result> {
-    private let task: LandmarkTask<Result>
-    private var photo: ((Image) throws -> Result)?
-    private var spareTracker: VideoTracker<Result>?
-
-    init(_ task: LandmarkTask<Result>) { self.task = task }
-
-    /// Makes the landmarker the first input needs; on failure prints the error and exits with status 2.
-    func prepare(video: Bool) throws {
-        if video, let make = task.makeVideoTracker {
-            spareTracker = try makeTask(make)
-        } else {
-            photo = try makeTask(task.makePhotoDetector)
-        }
-    }
-
-    /// The IMAGE-mode detector, made on first use.
-    func photoDetector() throws -> (Image) throws -> Result {
-        if let photo { return photo }
-        let made = try task.makePhotoDetector()
-        photo = made
-        return made
-    }
-
-    /// A fresh VIDEO-mode landmarker for one video (`name` is for the error of a photos-only command).
-    func videoTracker(for name: String) throws -> VideoTracker<Result> {
-        guard let make = task.makeVideoTracker else {
-            throw CLIError.notForThisCommand(path: name, reason: "this command takes photos; use blaze pose or blaze hand for videos")
-        }
-        if let spare = spareTracker {
-            spareTracker = nil
-            return spare
-        }
-        return try make()
-    }
-}
-
-enum RawInputError: Error, CustomStringConvertible {
-    case truncatedFrame(index: Int, expected: Int, actual: Int)
-
-    var description: String {
-        switch self {
-        case let .truncatedFrame(index, expected, actual):
-            return "raw frame \(index) is truncated: expected \(expected) bytes (WIDTH·HEIGHT·3), standard input ended after \(actual)"
-        }
     }
 }

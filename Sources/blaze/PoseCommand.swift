@@ -19,44 +19,22 @@ struct PoseCommand: ParsableCommand {
             """)
 
     @OptionGroup var input: InputOptions
+    @OptionGroup var landmarker: LandmarkerCommandOptions
 
-    @Option(help: "full, lite, or a converted pose landmark model (.bkm) or a directory of converted models.")
-    var model = "full"
     @Option(help: "The most poses per photo.") var numPoses = 1
-    @Option(help: "Minimum pose detector score.") var minDetectionConfidence: Float = 0.5
-    @Option(help: "Minimum pose presence score.") var minPresenceConfidence: Float = 0.5
-    @Option(help: "Minimum tracking IoU (video and live stream).") var minTrackingConfidence: Float = 0.5
     @Option(help: "Write each pose's person mask as <stem>.mask<i>.png into this directory.") var segmentationDir: String?
-    @Option(help: "Write each photo (or video frame) with its skeletons drawn as <stem>.overlay.png into this directory.") var overlayDir: String?
-
-    @Option(help: ArgumentHelp("Write the input video with the skeletons drawn on every frame (H.264 MP4, the input's size, "
-                               + "frame rate and timestamps). Needs exactly one video file input.", valueName: "PATH"))
-    var overlayVideo: String?
 
     func run() throws {
         let options = PoseLandmarkerOptions()
-        switch model {
-        case "full": options.model = .full
-        case "lite": options.model = .lite
-        default: options.baseOptions.modelAssetPath = model
-        }
-        options.baseOptions.threadCount = input.threads
+        if let builtin = landmarker.apply(to: options, threads: input.threads) { options.model = builtin == "lite" ? .lite : .full }
         options.numPoses = numPoses
-        options.minPoseDetectionConfidence = minDetectionConfidence
-        options.minPosePresenceConfidence = minPresenceConfidence
-        options.minTrackingConfidence = minTrackingConfidence
+        options.minPoseDetectionConfidence = landmarker.minDetectionConfidence
+        options.minPosePresenceConfidence = landmarker.minPresenceConfidence
+        options.minTrackingConfidence = landmarker.minTrackingConfidence
         options.shouldOutputSegmentationMasks = segmentationDir != nil
         if let dir = segmentationDir { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) }
-        let task = LandmarkTask<PoseLandmarkerResult>(
-            makePhotoDetector: {
-                let photos = try PoseLandmarker(options: options)
-                return { try photos.detect(image: $0) }
-            },
-            makeVideoTracker: {
-                let video = options.copy()
-                video.runningMode = .video
-                return VideoTracker(try PoseLandmarker(options: video))
-            },
+        let task = CommandTask<PoseLandmarkerDefinition>(
+            options: options,
             record: { result, source in
                 FrameRecord(source: source, key: "poses", items: zip(result.landmarks, result.worldLandmarks).map { lms, world in
                     PoseItem(landmarks: lms.map { [$0.x, $0.y, $0.z, $0.visibility ?? 0, $0.presence ?? 0] },
@@ -73,7 +51,7 @@ struct PoseCommand: ParsableCommand {
                 }
             },
             detectorName: "pose detector")
-        try MediaRun(options: input, task: task, overlayDirectory: overlayDir, overlayVideo: overlayVideo).run()
+        try MediaRun(options: input, task: task, overlayDirectory: landmarker.overlayDir, overlayVideo: landmarker.overlayVideo).run()
     }
 }
 

@@ -36,7 +36,7 @@ struct JSONLineTests {
         var rng = SystemRandomNumberGenerator()
         for trial in 0..<200 {
             let name = Self.names[trial % Self.names.count]
-            var source = FrameSource(width: Int.random(in: 1...8000, using: &rng), height: Int.random(in: 1...8000, using: &rng), stem: "x")
+            var source = FrameOrigin(width: Int.random(in: 1...8000, using: &rng), height: Int.random(in: 1...8000, using: &rng), stem: "x")
             if trial % 2 == 0 { source.image = name } else { source.video = name; source.frame = String(format: "frame_%05d", trial) }
             if trial % 3 != 0 { source.timestampMs = Int.random(in: -5...Int(Int32.max), using: &rng) }
             let poses = (0..<(trial % 3)).map { _ in
@@ -59,7 +59,7 @@ struct JSONLineTests {
     /// Keys in `JSONEncoder`'s `.sortedKeys` order, whatever the item key is called.
     @Test func itemKeysSortLikeTheEncoder() throws {
         for key in ["poses", "hands", "observations", "a", "zz", "Height", "width2", "width10", "timestampms"] {
-            let record = FrameRecord(source: FrameSource(image: "p.png", timestampMs: 5, width: 2, height: 3, stem: "p"),
+            let record = FrameRecord(source: FrameOrigin(image: "p.png", timestampMs: 5, width: 2, height: 3, stem: "p"),
                                      key: key, items: [ErrorRecord(image: "i", error: "e")])
             #expect(try Self.directLine(record) == Self.encoderLine(record), "\(key)")
         }
@@ -67,7 +67,7 @@ struct JSONLineTests {
 
     /// A non-finite value makes the line `JSONEncoder`'s, which refuses it with its own error.
     @Test func nonFiniteFloatsGetTheEncodersError() throws {
-        let pose = FrameRecord(source: FrameSource(image: "p.png", width: 2, height: 3, stem: "p"), key: "poses",
+        let pose = FrameRecord(source: FrameOrigin(image: "p.png", width: 2, height: 3, stem: "p"), key: "poses",
                                items: [PoseItem(landmarks: [[0.5, .nan]], worldLandmarks: [])])
         var json = JSONBytes()
         #expect(throws: JSONBytes.NonFinite.self) { try pose.write(to: &json) }

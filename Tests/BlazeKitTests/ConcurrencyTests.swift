@@ -1,3 +1,4 @@
+import BlazeImage
 import BlazeKit
 import Foundation
 import Testing

@@ -32,19 +32,19 @@ import Testing
             #expect(!bias.contains { $0 == 0 && $0.sign == .minus }, "\(model.rawValue) \(node.name): a bias of −0")
         }
         let input = randomInput(file)
-        var options: [(String, RuntimeOptions)] = [("automatic", RuntimeOptions(selectBLASKernels: false))]
+        var options: [(String, RuntimeOptions)] = [("automatic", RuntimeOptions())]
         for tile in Self.tiles {
             for sparse in [SparseConvolution.dense, .sparse, .measured] {
                 for threads in [1, 2, 3] {
                     options.append(("\(tile.rawValue) \(sparse) \(threads) threads",
-                                    RuntimeOptions(threadCount: threads, selectBLASKernels: false, convolutionGEMM: .packed(tile),
+                                    RuntimeOptions(threadCount: threads, convolutionGEMM: .packed(tile),
                                                    sparseConvolution: sparse)))
                 }
             }
             // Add and PReLU as passes of their own instead of inside the convolutions.
             for threads in [1, 2] {
                 options.append(("\(tile.rawValue) unfused \(threads) threads",
-                                RuntimeOptions(threadCount: threads, selectBLASKernels: false, convolutionGEMM: .packed(tile),
+                                RuntimeOptions(threadCount: threads, convolutionGEMM: .packed(tile),
                                                fusesEpilogues: false)))
             }
         }
@@ -71,7 +71,7 @@ import Testing
         let file = try BuiltinModel.poseLandmarkFull.load()
         let g = file.graph
         func kernels(_ sparse: SparseConvolution) throws -> [String: String] {
-            let s = try InferenceSession(model: file, options: RuntimeOptions(selectBLASKernels: false, convolutionGEMM: .packed(tile),
+            let s = try InferenceSession(model: file, options: RuntimeOptions(convolutionGEMM: .packed(tile),
                                                                                 sparseConvolution: sparse))
             // The kernel, without the "+add"/"+prelu" of a fused epilogue.
             return Dictionary(uniqueKeysWithValues: s.kernelNames.filter { $0.op == .conv2d }.map {

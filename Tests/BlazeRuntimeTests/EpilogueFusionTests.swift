@@ -38,7 +38,7 @@ import Testing
             for threads in [1, 2, 3] {
                 let key = tile.map(\.rawValue) ?? "blas \(threads) threads"
                 for fuses in [false, true] {
-                    let options = RuntimeOptions(threadCount: threads, selectBLASKernels: false,
+                    let options = RuntimeOptions(threadCount: threads,
                                                  convolutionGEMM: tile.map { .packed($0) } ?? .blas, fusesEpilogues: fuses)
                     let session = try InferenceSession(model: model, options: options)
                     let kernels = session.kernelNames
@@ -96,9 +96,9 @@ import Testing
         let s = g.op(.add, [late, early], shape, name: "s")
         let t = g.op(.add, [x, conv(s, seed: 5)], shape, name: "t")
         g.outputs = [t]
-        let session = try InferenceSession(model: g.model(), options: RuntimeOptions(selectBLASKernels: false))
+        let session = try InferenceSession(model: g.model(), options: RuntimeOptions())
         #expect(session.kernelNames.map { $0.kernel.contains("+add") } == [false, true, true], "\(session.kernelNames)")
-        let unfused = try InferenceSession(model: g.model(), options: RuntimeOptions(selectBLASKernels: false, fusesEpilogues: false))
+        let unfused = try InferenceSession(model: g.model(), options: RuntimeOptions(fusesEpilogues: false))
         let input = pseudoRandom(128, seed: 8, in: -1...1)
         #expect(try session.run(input)[0].map(\.bitPattern) == unfused.run(input)[0].map(\.bitPattern))
     }

@@ -1,4 +1,6 @@
 import BlazeKit
+import BlazeModelFormat
+import BlazeRuntime
 import Foundation
 import Testing
 

@@ -49,7 +49,7 @@ struct TinyGraph {
     }
 
     func session(threads: Int = 1) throws -> InferenceSession {
-        try InferenceSession(model: model(), options: RuntimeOptions(threadCount: threads, selectBLASKernels: false))
+        try InferenceSession(model: model(), options: RuntimeOptions(threadCount: threads))
     }
 }
 
@@ -206,7 +206,7 @@ func depthToSpaceReference(_ x: [Float], h: Int, w: Int, c: Int, block b: Int) -
         #expect(g.nodes.count == 2 && g.nodes[1].op == op, sourceLocation: sourceLocation)
         let model = try g.model()
         do {
-            _ = try InferenceSession(model: model, options: RuntimeOptions(selectBLASKernels: false))
+            _ = try InferenceSession(model: model, options: RuntimeOptions())
             Issue.record("planned without error, expected: \(problem)", sourceLocation: sourceLocation)
         } catch let e as RuntimeError {
             guard case .invalidNode(let index, let opName, let name, let reason) = e else {
@@ -586,7 +586,7 @@ func tempDirectory() throws -> URL {
         let g = file.graph
         #expect(g.inputs.count == 1 && g.values[g.inputs[0]].shape == shape)
         #expect(m.outputs == g.outputs.map { TensorDescription(name: g.values[$0].name, shape: g.values[$0].shape) })
-        let session = try InferenceSession(model: file, options: RuntimeOptions(selectBLASKernels: false))
+        let session = try InferenceSession(model: file, options: RuntimeOptions())
         #expect(session.inputDescription.shape == shape)
         #expect(session.outputDescriptions == m.outputs)
     }
@@ -645,7 +645,7 @@ func tempDirectory() throws -> URL {
         let file = try BuiltinModel.handLandmarkLite.load()
         let input = pseudoRandom(224 * 224 * 3)
         let reference = try [1, 2].map {
-            try InferenceSession(model: file, options: RuntimeOptions(threadCount: $0, selectBLASKernels: false)).run(input)
+            try InferenceSession(model: file, options: RuntimeOptions(threadCount: $0)).run(input)
         }
         #expect(reference[0].map(\.count) == [63, 1, 1, 63])
         #expect(reference[0].allSatisfy { $0.allSatisfy(\.isFinite) })
@@ -661,7 +661,7 @@ func tempDirectory() throws -> URL {
         let results = Results()
         DispatchQueue.concurrentPerform(iterations: 4) { worker in
             do {
-                let session = try InferenceSession(model: file, options: RuntimeOptions(threadCount: 1 + worker % 2, selectBLASKernels: false))
+                let session = try InferenceSession(model: file, options: RuntimeOptions(threadCount: 1 + worker % 2))
                 var runs: [[[Float]]] = []
                 for _ in 0..<5 { runs.append(try session.run(input)) }
                 results.lock.withLock { results.outputs[worker] = runs }
@@ -696,8 +696,8 @@ func tempDirectory() throws -> URL {
     @Test func leftOutOutputsAreNotRunAndTheOthersAreUnchanged() throws {
         let model = try twoBranchModel()
         let input = pseudoRandom(12, in: -2...2)
-        let all = try InferenceSession(model: model, options: RuntimeOptions(selectBLASKernels: false)).run(input)
-        let onlySecond = try InferenceSession(model: model, options: RuntimeOptions(selectBLASKernels: false, computedOutputs: [1]))
+        let all = try InferenceSession(model: model, options: RuntimeOptions()).run(input)
+        let onlySecond = try InferenceSession(model: model, options: RuntimeOptions(computedOutputs: [1]))
         let out = try onlySecond.run(input)
         #expect(out[1] == all[1])
         #expect(out[0].isEmpty)

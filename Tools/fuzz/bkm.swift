@@ -18,10 +18,10 @@ private func plan(_ model: ModelFile) {
         if floats > arenaFloatLimit { return }
     }
     // The session's default GEMM choice (packed tiles when the CPU has them), all outputs…
-    _ = try? InferenceSession(model: model, options: RuntimeOptions(threadCount: 1, selectBLASKernels: false))
+    _ = try? InferenceSession(model: model, options: RuntimeOptions(threadCount: 1))
     // …and cblas_sgemm with only the last output computed (dead-node pruning, partial lifetimes).
     if !g.outputs.isEmpty {
-        _ = try? InferenceSession(model: model, options: RuntimeOptions(threadCount: 1, selectBLASKernels: false,
+        _ = try? InferenceSession(model: model, options: RuntimeOptions(threadCount: 1,
                                                                         computedOutputs: [g.outputs.count - 1],
                                                                         convolutionGEMM: .blas))
     }
