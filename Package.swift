@@ -125,6 +125,9 @@ let package = Package(
         .testTarget(name: "BlazeKitTests", dependencies: ["BlazeKit", "BlazeImage"], resources: [.copy("Fixtures")]),
         // These two read the photos in Tests/BlazeKitTests/Fixtures by path.
         .testTarget(name: "BlazeMLKitTests", dependencies: ["BlazeMLKit", "BlazeKit"]),
+        // A task defined with BlazeKit's public API alone (no @testable, no engine module), run in all three
+        // modes; and what `import BlazeKit` does and does not show. Reads Tests/BlazeKitTests/Fixtures by path.
+        .testTarget(name: "OutsideTaskTests", dependencies: ["BlazeKit"]),
         .testTarget(name: "BlazeVisionTests", dependencies: ["BlazeVision", "BlazeKit"], resources: [.copy("Fixtures")]),
     ]
 )

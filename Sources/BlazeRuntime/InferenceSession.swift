@@ -1,6 +1,5 @@
 import BlazeKernels
 import BlazeModelFormat
-import CBLAS
 import Foundation
 
 /// How a session runs.

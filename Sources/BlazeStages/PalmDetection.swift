@@ -90,9 +90,4 @@ extension RectTransformation {
     /// `palm_detection_detection_to_roi.pbtxt`): shift `−0.5` of the box height along the rect's "up"
     /// axis (toward the fingers), square on the long side, ×2.6.
     public static let palmDetectionToROI = RectTransformation(scaleX: 2.6, scaleY: 2.6, shiftY: -0.5, squareLong: true)
-
-    /// Hand landmarks rect → next-frame hand ROI (`hand_landmarks_detector_graph.cc`
-    /// `ConfigureHandRectTransformationCalculator`): ×2.0, shift `−0.1`, square on the long side.
-    /// Used by tracking (VIDEO / LIVE_STREAM) only.
-    public static let handLandmarksToROI = RectTransformation(scaleX: 2.0, scaleY: 2.0, shiftY: -0.1, squareLong: true)
 }

@@ -173,24 +173,19 @@ public final class VNDetectHumanBodyPoseRequest: VNRequest, @unchecked Sendable 
     public var model: PoseLandmarkerModel = .full
     /// Threads per inference (not in Vision). Default 1.
     public var threadCount = 1
-    private var landmarker: PoseLandmarker?
-    private let lock = NSLock()
+    private let landmarker = RequestLandmarker<PoseLandmarkerDefinition>()
 
     /// The body observations of the last `perform`.
     public var bodyResults: [VNHumanBodyPoseObservation]? { results?.compactMap { $0 as? VNHumanBodyPoseObservation } }
 
     override func perform(on image: Image) throws -> [VNObservation] {
-        lock.lock()
-        defer { lock.unlock() }
-        if landmarker?.options.numPoses != maximumPeopleCount || landmarker?.options.model != model
-            || landmarker?.options.baseOptions.threadCount != threadCount {
+        let result = try landmarker.detect(image, settings: [maximumPeopleCount, model, threadCount]) {
             let options = PoseLandmarkerOptions()
             options.numPoses = maximumPeopleCount
             options.model = model
             options.baseOptions.threadCount = threadCount
-            landmarker = try PoseLandmarker(options: options)
+            return try PoseLandmarker(options: options)
         }
-        let result = try landmarker!.detect(image: image)
         return zip(result.landmarks, result.worldLandmarks).map { VNHumanBodyPoseObservation(landmarks: $0, worldLandmarks: $1) }
     }
 }

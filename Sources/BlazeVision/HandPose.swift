@@ -149,24 +149,19 @@ public final class VNDetectHumanHandPoseRequest: VNRequest, @unchecked Sendable 
     public var model: HandLandmarkerModel = .full
     /// Threads per inference (not in Vision). Default 1.
     public var threadCount = 1
-    private var landmarker: HandLandmarker?
-    private let lock = NSLock()
+    private let landmarker = RequestLandmarker<HandLandmarkerDefinition>()
 
     /// The hand observations of the last `perform`.
     public var handResults: [VNHumanHandPoseObservation]? { results?.compactMap { $0 as? VNHumanHandPoseObservation } }
 
     override func perform(on image: Image) throws -> [VNObservation] {
-        lock.lock()
-        defer { lock.unlock() }
-        if landmarker?.options.numHands != maximumHandCount || landmarker?.options.model != model
-            || landmarker?.options.baseOptions.threadCount != threadCount {
+        let result = try landmarker.detect(image, settings: [maximumHandCount, model, threadCount]) {
             let options = HandLandmarkerOptions()
             options.numHands = maximumHandCount
             options.model = model
             options.baseOptions.threadCount = threadCount
-            landmarker = try HandLandmarker(options: options)
+            return try HandLandmarker(options: options)
         }
-        let result = try landmarker!.detect(image: image)
         return result.landmarks.indices.map {
             VNHumanHandPoseObservation(landmarks: result.landmarks[$0], handedness: result.handedness[$0].first)
         }

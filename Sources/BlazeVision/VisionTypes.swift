@@ -265,3 +265,23 @@ extension VNError: LocalizedError {
     /// The same message as `description`.
     public var errorDescription: String? { description }
 }
+
+/// The landmarker behind a request: made on first use and made again when the request's settings change;
+/// calls are serialized.
+final class RequestLandmarker<Definition: TaskDefinition>: @unchecked Sendable {
+    private var task: LandmarkerTask<Definition>?
+    private var settings: [AnyHashable] = []
+    private let lock = NSLock()
+
+    /// `image` through the landmarker made for `settings` (by `make`, when they differ from the last ones).
+    func detect(_ image: Image, settings: [AnyHashable], make: () throws -> LandmarkerTask<Definition>) throws -> Definition.Result {
+        lock.lock()
+        defer { lock.unlock() }
+        if task == nil || settings != self.settings {
+            task = nil
+            task = try make()
+            self.settings = settings
+        }
+        return try task!.detect(image: image)
+    }
+}
