@@ -122,7 +122,9 @@ let package = Package(
         .testTarget(name: "BlazeCLITests", dependencies: ["blaze", "BlazeVideo", "BlazeImage"]),
         .testTarget(name: "BlazeStagesTests", dependencies: ["BlazeStages", "BlazeImage"]),
         .testTarget(name: "BlazeTrackingTests", dependencies: ["BlazeTracking", "BlazeStages"]),
-        .testTarget(name: "BlazeKitTests", dependencies: ["BlazeKit", "BlazeImage"], resources: [.copy("Fixtures")]),
+        // A host program that uses OpenBLAS itself and embeds BlazeKit; HostProcessTests runs it.
+        .executableTarget(name: "HostProcessCheck", dependencies: ["BlazeKit", "CBLAS"], path: "Tests/HostProcessCheck"),
+        .testTarget(name: "BlazeKitTests", dependencies: ["BlazeKit", "BlazeImage", "HostProcessCheck"], resources: [.copy("Fixtures")]),
         // These two read the photos in Tests/BlazeKitTests/Fixtures by path.
         .testTarget(name: "BlazeMLKitTests", dependencies: ["BlazeMLKit", "BlazeKit"]),
         // A task defined with BlazeKit's public API alone (no @testable, no engine module), run in all three
