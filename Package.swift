@@ -94,11 +94,11 @@ let package = Package(
         // MARK: - Tools
         .target(name: "BlazeConverter",
                 dependencies: ["BlazeModelFormat", "CZlib"],
-                path: "Tools/BlazeConverter", exclude: ["README.md"]),
+                path: "Sources/BlazeConverter", exclude: ["README.md"]),
         .executableTarget(name: "blaze-convert",
                           dependencies: ["BlazeConverter", "BlazeModelFormat",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser")],
-                          path: "Tools/blaze-convert"),
+                          path: "Sources/blaze-convert"),
         .executableTarget(name: "blaze",
                           dependencies: ["BlazeKit", "BlazeVision", "BlazeVideo", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(name: "blaze-bench",
@@ -108,7 +108,7 @@ let package = Package(
         // The long-run memory check (VIDEO and LIVE_STREAM side by side); Tools/soak.sh runs it.
         .executableTarget(name: "blaze-soak",
                           dependencies: ["BlazeKit", "BlazeVideo", .product(name: "ArgumentParser", package: "swift-argument-parser")],
-                          path: "Tools/blaze-soak"),
+                          path: "Sources/blaze-soak"),
 
         // MARK: - Tests
         .testTarget(name: "BlazeModelFormatTests", dependencies: ["BlazeModelFormat"]),

@@ -63,7 +63,7 @@ case $target in
     libs=(-lBlazeRuntime -lBlazeKernels -lBlazeKernelsAVX512 -lBlazeModelFormat -lopenblas) ;;
   tflite|task)
     module BlazeModelFormat "Sources/BlazeModelFormat/*.swift"
-    module BlazeConverter "Tools/BlazeConverter/*.swift"
+    module BlazeConverter "Sources/BlazeConverter/*.swift"
     libs=(-lBlazeConverter -lBlazeModelFormat -lz) ;;
 esac
 
