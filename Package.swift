@@ -105,7 +105,7 @@ let package = Package(
                           dependencies: ["BlazeKit", "BlazeVideo", "BlazeRuntime", "BlazeKernels", "CBLAS",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser")],
                           path: "Benchmarks/blaze-bench"),
-        // The long-run memory check (VIDEO and LIVE_STREAM side by side); Tools/soak.sh runs it.
+        // The long-run memory check (VIDEO and LIVE_STREAM side by side); Tools/checks/soak.sh runs it.
         .executableTarget(name: "blaze-soak",
                           dependencies: ["BlazeKit", "BlazeVideo", .product(name: "ArgumentParser", package: "swift-argument-parser")],
                           path: "Sources/blaze-soak"),

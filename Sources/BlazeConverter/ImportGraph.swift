@@ -170,7 +170,7 @@ func checkedElementCount(_ shape: [Int]) -> Int? {
 ///
 /// The product of the dimensions with every 0 counted as 1 must stay within 2^31 too: a zero-sized
 /// tensor like `[0, 2^40, 2^40]` has no elements, yet the lowering multiplies subsets of its dimensions
-/// (a MEAN over axis 0 keeps `[1, 2^40, 2^40]`), which would overflow. Found by `Tools/fuzz.sh tflite`.
+/// (a MEAN over axis 0 keeps `[1, 2^40, 2^40]`), which would overflow. Found by `Tools/fuzzing/fuzz.sh tflite`.
 func elementCount(_ shape: [Int], tensor: String) throws -> Int {
     var n = 1, bound = 1
     for d in shape {

@@ -1,12 +1,12 @@
 import BlazeModelFormat
 import Foundation
 
-/// `Tools/builtin_models.json`: `KnownModel.all` written out for the Python and shell scripts under
+/// `Tools/models/builtin_models.json`: `KnownModel.all` written out for the Python and shell scripts under
 /// `Tools/` and `Benchmarks/`, one model a line. `blaze-convert models --json` prints it; a test fails
 /// when the checked-in file differs from ``render(_:)``.
 public enum KnownModelsFile {
     /// The file's path relative to the package root.
-    public static let path = "Tools/builtin_models.json"
+    public static let path = "Tools/models/builtin_models.json"
     /// The command, run from the package root, that rewrites the file.
     public static let command = "swift run blaze-convert models --json > \(path)"
 

@@ -142,7 +142,7 @@ public struct TFLiteImporter {
 
     /// The shape of tensor `t`; an omitted optional input (index −1) has the empty shape, which the lowerings'
     /// shape checks then reject with a message (a FULLY_CONNECTED whose weights are omitted trapped here
-    /// before; found by `Tools/fuzz.sh tflite`).
+    /// before; found by `Tools/fuzzing/fuzz.sh tflite`).
     private func shape(_ t: Int) -> [Int] { t >= 0 ? source.tensors[t].shape : [] }
 
     private static func activationName(_ code: Int) throws -> String {

@@ -7,7 +7,7 @@ struct Models: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "List the known Blaze models: source file and SHA-256, input shape and value range, .task entry.")
 
-    @Flag(help: "Print Tools/builtin_models.json, the table the repository's scripts read.")
+    @Flag(help: "Print Tools/models/builtin_models.json, the table the repository's scripts read.")
     var json = false
 
     func run() {

@@ -1,7 +1,7 @@
 import Foundation
 @testable import BlazeImage
 
-/// Loads `Fixtures/` (written by `Tools/make_image_fixtures.py`).
+/// Loads `Fixtures/` (written by `Tools/fixtures/make_image_fixtures.py`).
 enum Fixtures {
     struct PNGCase: Decodable { let name: String; let width: Int; let height: Int }
     struct PerspectiveCase: Decodable {

@@ -3,7 +3,7 @@ import Testing
 @testable import BlazeImage
 
 /// JPEG decoding, EXIF orientation and decoding by content. Fixtures: `Fixtures/jpeg`, written by
-/// `Tools/make_jpeg_fixtures.py`; each `<name>.png` holds the pixels Pillow decodes from `<name>.jpg`.
+/// `Tools/fixtures/make_jpeg_fixtures.py`; each `<name>.png` holds the pixels Pillow decodes from `<name>.jpg`.
 @Suite struct JPEGTests {
     /// Every encoding variant of the 77×53 photo crop (see the fixture script for how each was made).
     static let photoCases = ["photo_420", "photo_422", "photo_444", "photo_440", "photo_progressive", "photo_restart",

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Creates (or updates) the Python venv used by Tools/make_litert_fixtures.py and
+# Creates (or updates) the Python venv used by Tools/fixtures/make_litert_fixtures.py and
 # Benchmarks/compare_litert.py: ai-edge-litert (the LiteRT interpreter), numpy, pillow;
 # with --with-mediapipe also mediapipe==0.10.14 (the wheel that ships the same .tflite files).
 #
-# Usage: Tools/setup-peer-venv.sh [--with-mediapipe] [DIR]     (default DIR: .venv-peer in the repo root)
+# Usage: Tools/reference/setup-peer-venv.sh [--with-mediapipe] [DIR]     (default DIR: .venv-peer in the repo root)
 # Idempotent: an existing venv is reused and packages already installed are left alone.
 set -euo pipefail
 
@@ -17,7 +17,7 @@ for arg in "$@"; do
     *) [ -z "$dir" ] || { echo "only one DIR allowed" >&2; exit 2; }; dir=$arg ;;
   esac
 done
-repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 dir=${dir:-$repo/.venv-peer}
 python=${PYTHON:-python3}
 
@@ -58,4 +58,4 @@ if sys.argv[1] == "1":
     line += f", mediapipe {mediapipe.__version__}"
 print(line)
 PY
-echo "use: $dir/bin/python Tools/make_litert_fixtures.py"
+echo "use: $dir/bin/python Tools/fixtures/make_litert_fixtures.py"

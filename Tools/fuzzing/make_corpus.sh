@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# Refills Tools/fuzz/corpus/{png,jpeg,video}: the small PNG and JPEG test fixtures, and a few tiny clips made
+# Refills Tools/fuzzing/corpus/{png,jpeg,video}: the small PNG and JPEG test fixtures, and a few tiny clips made
 # with the ffmpeg command (H.264 MP4 with and without a rotation, MPEG-4 AVI, VP9 WebM, 10-bit HEVC MKV,
 # a variable-frame-rate MP4). The model targets' seeds (bkm, tflite, task) are made by make_model_corpus.sh.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-c=Tools/fuzz/corpus
+c=Tools/fuzzing/corpus
 mkdir -p $c/png $c/jpeg $c/video
 find Tests/BlazeImageTests/Fixtures/png -name '*.png' -size -6k -exec cp {} $c/png/ \;
 find Tests/BlazeImageTests/Fixtures/jpeg -name '*.jpg' -size -6k -exec cp {} $c/jpeg/ \;

@@ -1,4 +1,4 @@
-// libFuzzer target `jpeg` (Tools/fuzz.sh jpeg SECONDS): BlazeImage's JPEG decoder, EXIF parser and sniffer.
+// libFuzzer target `jpeg` (Tools/fuzzing/fuzz.sh jpeg SECONDS): BlazeImage's JPEG decoder, EXIF parser and sniffer.
 import BlazeImage
 
 @_cdecl("LLVMFuzzerTestOneInput")

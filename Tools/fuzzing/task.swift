@@ -1,8 +1,8 @@
-// libFuzzer target `task` (Tools/fuzz.sh task SECONDS): a MediaPipe `.task` bundle from memory — BlazeConverter's
+// libFuzzer target `task` (Tools/fuzzing/fuzz.sh task SECONDS): a MediaPipe `.task` bundle from memory — BlazeConverter's
 // zip reader (central directory, ZIP64, stored and deflated entries, size caps, CRC-32) — then the conversion of
 // each `.tflite` entry as `blaze-convert` and the landmarkers do it.
 //
-// `Tools/fuzz.sh task` found that ZIPFoundation 0.9.20, which BlazeConverter used before, spun forever on a
+// `Tools/fuzzing/fuzz.sh task` found that ZIPFoundation 0.9.20, which BlazeConverter used before, spun forever on a
 // deflated entry whose stream ran past the file; the regression test holding that input is
 // `TaskBundleTests.aDeflateStreamLongerThanItsEntryIsAnErrorNotAHang`.
 import BlazeConverter

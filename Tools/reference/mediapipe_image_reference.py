@@ -6,11 +6,11 @@ which score.py reads. For measuring how much the decoder alone moves the peer's
 landmarks (e.g. Pillow/libjpeg-turbo vs MediaPipe's stb_image on the same JPEG), outside the test suite.
 
 Usage (from the repo root, with a venv holding mediapipe==0.10.14, Pillow and numpy, e.g. the one of
-Tools/setup-peer-venv.sh --with-mediapipe):
-  PY Tools/mediapipe_image_reference.py --models DIR_OF_TFLITE --decoder pil|mediapipe [--exif-transpose] \\
+Tools/reference/setup-peer-venv.sh --with-mediapipe):
+  PY Tools/reference/mediapipe_image_reference.py --models DIR_OF_TFLITE --decoder pil|mediapipe [--exif-transpose] \\
       [--pose-out POSE.jsonl] [--hand-out HAND.jsonl] [--num-poses 5] [--num-hands 4] FOLDER_OR_FILE...
 e.g.
-  /tmp/peer-venv/bin/python Tools/mediapipe_image_reference.py --models .originals --decoder pil \\
+  /tmp/peer-venv/bin/python Tools/reference/mediapipe_image_reference.py --models .originals --decoder pil \\
       --pose-out /tmp/media/ref/pose_pil.jsonl --hand-out /tmp/media/ref/hand_pil.jsonl /tmp/media/set/jpeg
   /tmp/peer-venv/bin/python score.py parity pose /tmp/media/ref/pose_stb.jsonl /tmp/media/ref/pose_pil.jsonl
 
@@ -29,7 +29,7 @@ Output lines (landmarks normalized to [0, 1] of the decoded, possibly transposed
          "hands": [{"handedness": {"index", "categoryName", "score"}, "landmarks": [[x, y, z], …21],
                     "worldLandmarks": [[x, y, z], …21]}]}
 MediaPipe needs NormalizationOptions metadata in the original .tflite files; the .task bundles are made
-by pose_bundle / hand_bundle of Tools/make_pose_reference.py / make_hand_reference.py (peer_bundles.py)
+by pose_bundle / hand_bundle of Tools/fixtures/make_pose_reference.py / make_hand_reference.py (peer_bundles.py)
 in a temporary folder.
 """
 import argparse, glob, json, os, sys, tempfile
@@ -37,7 +37,7 @@ import numpy as np
 from PIL import Image, ImageOps
 import mediapipe as mp
 from mediapipe.tasks.python import vision, BaseOptions
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), 'fixtures'))
 from make_pose_reference import pose_bundle, landmark as pose_landmark
 from make_hand_reference import hand_bundle
 

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Tools/fuzz.sh TARGET SECONDS [-- LIBFUZZER_ARGS…]
+# Tools/fuzzing/fuzz.sh TARGET SECONDS [-- LIBFUZZER_ARGS…]
 #
 # Builds one libFuzzer target with Swift's -sanitize=fuzzer,address and runs it for SECONDS on a copy of
-# its committed seed corpus (Tools/fuzz/corpus/TARGET). Exits non-zero on a crash, a leak, a timeout or an
+# its committed seed corpus (Tools/fuzzing/corpus/TARGET). Exits non-zero on a crash, a leak, a timeout or an
 # out-of-memory; the input that caused it is left in .build-fuzz/artifacts/TARGET/ (crash-…, leak-…,
 # timeout-…). Targets: png, jpeg (BlazeImage: decoders and EXIF), video (BlazeVideo reading from memory
 # through a custom AVIOContext), bkm (BlazeModelFormat's reader and BlazeRuntime's planner), tflite and
@@ -12,7 +12,7 @@
 # library-only fuzzing binary), instrumented for coverage and AddressSanitizer, into .build-fuzz/.
 # Run two targets at once on two cores by starting two fuzz.sh processes.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 ROOT=$PWD
 target=${1:-}; seconds=${2:-}
 shift 2 2>/dev/null || true
@@ -20,7 +20,7 @@ shift 2 2>/dev/null || true
 extra=("$@")
 targets="png jpeg video bkm tflite task"
 if [[ -z "$target" || -z "$seconds" || ! " $targets " =~ " $target " || ! "$seconds" =~ ^[0-9]+$ ]]; then
-  echo "usage: Tools/fuzz.sh TARGET SECONDS [-- LIBFUZZER_ARGS…]   (TARGET: ${targets// /, })" >&2
+  echo "usage: Tools/fuzzing/fuzz.sh TARGET SECONDS [-- LIBFUZZER_ARGS…]   (TARGET: ${targets// /, })" >&2
   exit 2
 fi
 
@@ -68,9 +68,9 @@ case $target in
 esac
 
 binary="$OUT/fuzz-$target"
-if [[ ! -f "$binary" || "$binary" -ot "Tools/fuzz/$target.swift" || -n "$(find "$OUT/modules" -newer "$binary" -name '*.a' | head -1)" ]]; then
+if [[ ! -f "$binary" || "$binary" -ot "Tools/fuzzing/$target.swift" || -n "$(find "$OUT/modules" -newer "$binary" -name '*.a' | head -1)" ]]; then
   echo "fuzz.sh: linking fuzz-$target" >&2
-  swiftc "${SAN[@]}" "${INC[@]}" -L "$OUT/modules" "Tools/fuzz/$target.swift" "${libs[@]}" -o "$binary" \
+  swiftc "${SAN[@]}" "${INC[@]}" -L "$OUT/modules" "Tools/fuzzing/$target.swift" "${libs[@]}" -o "$binary" \
     2> >(grep -v "Cannot export local symbol" >&2)
 fi
 
@@ -79,12 +79,12 @@ flock -u 9
 # Work on a copy of the seeds: new inputs libFuzzer finds stay out of the repository.
 corpus="$OUT/work/$target"
 mkdir -p "$corpus"
-cp -n Tools/fuzz/corpus/"$target"/* "$corpus"/ 2>/dev/null || true
+cp -n Tools/fuzzing/corpus/"$target"/* "$corpus"/ 2>/dev/null || true
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=1}
 log="$OUT/artifacts/$target/last-run.log"
 set +e
 "$binary" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=3072 -print_final_stats=1 \
-  -artifact_prefix="$OUT/artifacts/$target/" "${extra[@]}" "$corpus" Tools/fuzz/corpus/"$target" \
+  -artifact_prefix="$OUT/artifacts/$target/" "${extra[@]}" "$corpus" Tools/fuzzing/corpus/"$target" \
   2>&1 | tee "$log" | grep -vE '^#[0-9]+[[:space:]]+(NEW|REDUCE|pulse)|^"|Uses: ' >&2
 status=${PIPESTATUS[0]}
 set -e

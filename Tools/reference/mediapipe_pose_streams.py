@@ -5,8 +5,8 @@ internal tracking streams the Python API does not return: the auxiliary landmark
 For bisecting a video-mode difference: compare the ROIs first, then feed MediaPipe's ROIs to BlazeKit's
 landmark stage to separate the network from the tracking and the smoothing.
 
-Usage (from the repo root, with the venv of Tools/setup-peer-venv.sh --with-mediapipe):
-  .venv-peer/bin/python Tools/mediapipe_pose_streams.py --models DIR_OF_TFLITE --fps 25 FRAMES_DIR > streams.jsonl
+Usage (from the repo root, with the venv of Tools/reference/setup-peer-venv.sh --with-mediapipe):
+  .venv-peer/bin/python Tools/reference/mediapipe_pose_streams.py --models DIR_OF_TFLITE --fps 25 FRAMES_DIR > streams.jsonl
 Each line: {"frame", "timestampMs", "aux": [[[x, y], [x, y]], …per pose], "rects": [[xc, yc, w, h, rotation], …],
 "landmarks": [[[x, y], …33], …]}.
 """
@@ -15,7 +15,7 @@ import mediapipe as mp
 from mediapipe.python import packet_creator, packet_getter
 from mediapipe.tasks.python import vision, BaseOptions
 from mediapipe.tasks.python.vision import pose_landmarker as task_module
-sys.path.insert(0, os.path.dirname(__file__))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), 'fixtures'))
 from make_pose_reference import pose_bundle
 
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Re-creates Models/bkm/*.bkm from Google's published MediaPipe models.
 #
-# Usage: Tools/convert-models.sh [SRC_DIR]
+# Usage: Tools/models/convert-models.sh [SRC_DIR]
 #
 # Six models come from the PyPI wheel mediapipe==0.10.14 (fetched with `pip download`).
 # pose_landmark_lite.tflite is in no wheel: it is taken from SRC_DIR (argument), or
@@ -12,7 +12,7 @@
 # Environment: PIP (default "python3 -m pip"), SCRATCH (SwiftPM scratch path, default .build-conv).
 set -euo pipefail
 
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 SRC_DIR="${1:-${BLAZE_MODELS_SRC:-}}"
 if [[ -z "$SRC_DIR" && -d "$ROOT/../shared/models" ]]; then
     SRC_DIR="$(cd "$ROOT/../shared/models" && pwd)"
@@ -21,16 +21,16 @@ PIP="${PIP:-python3 -m pip}"
 SCRATCH="${SCRATCH:-$ROOT/.build-conv}"
 OUT="$ROOT/Models/bkm"
 
-# The models, in order, and the expected sha256 of each .tflite: Tools/builtin_models.json (written from
-# KnownModel.all in Sources/BlazeModelFormat/KnownModel.swift), read through Tools/builtin_models.py.
+# The models, in order, and the expected sha256 of each .tflite: Tools/models/builtin_models.json (written from
+# KnownModel.all in Sources/BlazeModelFormat/KnownModel.swift), read through Tools/models/builtin_models.py.
 declare -A SHA256=()
 MODELS=()
 while read -r name sha; do
     SHA256[$name]=$sha
     MODELS+=("$name")
-done < <(python3 "$ROOT/Tools/builtin_models.py")
+done < <(python3 "$ROOT/Tools/models/builtin_models.py")
 if [[ ${#MODELS[@]} -eq 0 ]]; then
-    echo "error: no models read from $ROOT/Tools/builtin_models.json (python3 Tools/builtin_models.py failed)" >&2
+    echo "error: no models read from $ROOT/Tools/models/builtin_models.json (python3 Tools/models/builtin_models.py failed)" >&2
     exit 1
 fi
 # model name → path inside the mediapipe 0.10.14 wheel

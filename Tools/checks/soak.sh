@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Tools/soak.sh CLIP [blaze-soak options…]
+# Tools/checks/soak.sh CLIP [blaze-soak options…]
 # The long-run memory check (issue #14): builds `blaze-soak` (release) and runs it on CLIP, a video with
 # one person in it (the project's run used ../shared/testdata/video/pose_dance_fullbody.mp4), for 22 minutes: one PoseLandmarker in VIDEO mode
 # decoding the clip again and again with ever-increasing timestamps, and one in LIVE_STREAM mode fed by
@@ -10,12 +10,12 @@
 # `blaze-soak --help`: --minutes, --warmup-seconds, --sample-seconds, --tolerance-mb, --threads, …).
 #
 # It takes a while: run it in the background, e.g.
-#   nohup Tools/soak.sh clip.mp4 > /tmp/soak.log 2>&1 &
+#   nohup Tools/checks/soak.sh clip.mp4 > /tmp/soak.log 2>&1 &
 set -euo pipefail
 clip=${1:-}
-[[ -f $clip ]] || { echo "usage: Tools/soak.sh CLIP [blaze-soak options…] (no video at '$clip')" >&2; exit 2; }
+[[ -f $clip ]] || { echo "usage: Tools/checks/soak.sh CLIP [blaze-soak options…] (no video at '$clip')" >&2; exit 2; }
 shift
 clip=$(realpath "$clip")
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 swift build -c release --product blaze-soak >&2
 exec "$(swift build -c release --show-bin-path)/blaze-soak" "$clip" "$@"

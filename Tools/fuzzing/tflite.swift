@@ -1,4 +1,4 @@
-// libFuzzer target `tflite` (Tools/fuzz.sh tflite SECONDS): BlazeConverter's TFLite FlatBuffer reader, the
+// libFuzzer target `tflite` (Tools/fuzzing/fuzz.sh tflite SECONDS): BlazeConverter's TFLite FlatBuffer reader, the
 // inspector, and the whole conversion pipeline (import graph, densify / dequantize folding, lowering,
 // pad fusion, dead-value elimination, the writer and the converter's self-check with the `.bkm` reader).
 import BlazeConverter

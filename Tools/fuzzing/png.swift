@@ -1,4 +1,4 @@
-// libFuzzer target `png` (Tools/fuzz.sh png SECONDS): BlazeImage's PNG decoder, through the content sniffer.
+// libFuzzer target `png` (Tools/fuzzing/fuzz.sh png SECONDS): BlazeImage's PNG decoder, through the content sniffer.
 import BlazeImage
 
 @_cdecl("LLVMFuzzerTestOneInput")

@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
 """The facts of BlazeKit's seven built-in models for the scripts under Tools/ and Benchmarks/.
 
-They are read from Tools/builtin_models.json, which `swift run blaze-convert models --json` writes
+They are read from Tools/models/builtin_models.json, which `swift run blaze-convert models --json` writes
 from KnownModel.all (Sources/BlazeModelFormat/KnownModel.swift), the one table of them; a test fails
 when the file and the table disagree. Scripts take model names, SHA-256s, input ranges and .task entry
 names from here instead of restating them.
 
-Run as a program it prints one line per model, `NAME SHA256`, for Tools/convert-models.sh.
+Run as a program it prints one line per model, `NAME SHA256`, for Tools/models/convert-models.sh.
 """
 import json
 import os

@@ -1,4 +1,4 @@
-// libFuzzer target `video` (Tools/fuzz.sh video SECONDS): BlazeVideo's demuxing and decoding wrapper, reading
+// libFuzzer target `video` (Tools/fuzzing/fuzz.sh video SECONDS): BlazeVideo's demuxing and decoding wrapper, reading
 // from memory through its custom AVIOContext, up to 64 frames per input.
 import BlazeImage
 import BlazeVideo

@@ -1,4 +1,4 @@
-// libFuzzer target `bkm` (Tools/fuzz.sh bkm SECONDS): BlazeModelFormat's `.bkm` reader and BlazeRuntime's
+// libFuzzer target `bkm` (Tools/fuzzing/fuzz.sh bkm SECONDS): BlazeModelFormat's `.bkm` reader and BlazeRuntime's
 // planner. Every input is read twice: as it is (layout fields, checksum), and with its checksum field
 // recomputed, so that mutations of the JSON header and the data section get past the checksum and reach
 // header decoding, validation and session planning (shapes, attributes, value ids). Planning only: the

@@ -1,17 +1,17 @@
 #!/usr/bin/env python3
-"""Writes the seed corpora of the model fuzz targets (Tools/fuzz.sh bkm|tflite|task):
+"""Writes the seed corpora of the model fuzz targets (Tools/fuzzing/fuzz.sh bkm|tflite|task):
 
-  Tools/fuzz/corpus/tflite/  tiny TFLite FlatBuffers covering every operator the converter lowers, the
+  Tools/fuzzing/corpus/tflite/  tiny TFLite FlatBuffers covering every operator the converter lowers, the
                              DEQUANTIZE/DENSIFY folding, PAD fusion, out-of-line buffers and unsupported ops;
-  Tools/fuzz/corpus/task/    zip bundles (stored, deflated, ZIP64, nested paths) holding those models;
-  Tools/fuzz/corpus/bkm/     tiny .bkm models covering every runtime op and its planner variants.
+  Tools/fuzzing/corpus/task/    zip bundles (stored, deflated, ZIP64, nested paths) holding those models;
+  Tools/fuzzing/corpus/bkm/     tiny .bkm models covering every runtime op and its planner variants.
 
 Pure Python, no dependencies; the output is byte-for-byte reproducible. The FlatBuffer layout follows
 Tests/BlazeConverterTests/FlatBufferTestBuilder.swift and TinyModels.swift; the .bkm layout follows
 Sources/BlazeModelFormat/ModelFile.swift (64-byte header, sorted-key JSON, 64-byte aligned float32 data,
 FNV-1a-64 checksum over the 64-bit words of bytes 64..<end).
 
-Usage: python3 Tools/fuzz/make_model_corpus.py   (from anywhere; replaces the three folders' contents)
+Usage: python3 Tools/fuzzing/make_model_corpus.py   (from anywhere; replaces the three folders' contents)
 """
 import io
 import json

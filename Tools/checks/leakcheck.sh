@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Tools/leakcheck.sh [--frames N] VIDEO PHOTO_DIR
+# Tools/checks/leakcheck.sh [--frames N] VIDEO PHOTO_DIR
 # Leak check of the `blaze` CLI (issue #14): builds `blaze` with AddressSanitizer, whose LeakSanitizer
 # runs at exit, into its own build folder (.build-lsan), then runs `blaze pose` over VIDEO (every frame
 # tracked as VIDEO mode does) and over the PNG and JPEG photos in PHOTO_DIR. Exits non-zero if either run
@@ -14,15 +14,15 @@
 #
 # LSan's report separates "Direct leak" (Valgrind's "definitely lost") from "Indirect leak" (reachable
 # only from leaked blocks); this script prints the byte totals of both. The suppressions in
-# Tools/sanitizers/lsan.supp (toolchain libraries only) apply, as in Tools/sanitize.sh.
+# Tools/checks/sanitizers/lsan.supp (toolchain libraries only) apply, as in Tools/checks/sanitize.sh.
 set -euo pipefail
 frames=
 if [[ ${1:-} == --frames ]]; then frames=${2:?--frames expects a count}; shift 2; fi
 if [[ $# -ne 2 || ! -f $1 || ! -d $2 ]]; then
-  echo "usage: Tools/leakcheck.sh [--frames N] VIDEO PHOTO_DIR (got: $*)" >&2; exit 2
+  echo "usage: Tools/checks/leakcheck.sh [--frames N] VIDEO PHOTO_DIR (got: $*)" >&2; exit 2
 fi
 video=$(realpath "$1") photo_dir=$(realpath "$2")
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 work=$(mktemp -d "${TMPDIR:-/tmp}/leakcheck.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
@@ -40,7 +40,7 @@ blaze=$(swift build -c release --sanitize=address --scratch-path "$scratch" --sh
 
 export ASAN_OPTIONS="detect_leaks=1${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
 # verbosity=1 makes LSan log "LeakSanitizer: checking for leaks" at exit: proof that the check ran.
-export LSAN_OPTIONS="suppressions=$PWD/Tools/sanitizers/lsan.supp:print_suppressions=1:verbosity=1${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+export LSAN_OPTIONS="suppressions=$PWD/Tools/checks/sanitizers/lsan.supp:print_suppressions=1:verbosity=1${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 
 status=0
 # run NAME EXPECTED_LINES ARGS...: runs `blaze pose ARGS`, keeps its JSON Lines and its sanitizer report.
