@@ -111,20 +111,22 @@ let package = Package(
                           path: "Sources/blaze-soak"),
 
         // MARK: - Tests
+        // What several test targets share: the seeded SplitMix64, the photos of Tests/BlazeKitTests/Fixtures by path.
+        .target(name: "BlazeTestSupport", dependencies: ["BlazeImage"], path: "Tests/BlazeTestSupport"),
         .testTarget(name: "BlazeModelFormatTests", dependencies: ["BlazeModelFormat"]),
         .testTarget(name: "BlazeKernelsTests", dependencies: ["BlazeKernels"]),
         .testTarget(name: "BlazeRuntimeTests", dependencies: ["BlazeRuntime", "BlazeKit", "BlazeModelFormat"],
                     resources: [.copy("Fixtures")]),
-        .testTarget(name: "BlazeConverterTests", dependencies: ["BlazeConverter", "BlazeModelFormat", "CZlib"]),
-        .testTarget(name: "BlazeImageTests", dependencies: ["BlazeImage"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "BlazeConverterTests", dependencies: ["BlazeConverter", "BlazeModelFormat", "CZlib", "BlazeTestSupport"]),
+        .testTarget(name: "BlazeImageTests", dependencies: ["BlazeImage", "BlazeTestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "BlazeVideoTests", dependencies: ["BlazeVideo", "BlazeImage"]),
         // Runs the built `blaze` executable (batch, video, damaged inputs); reads photos in Tests/BlazeKitTests/Fixtures by path.
         .testTarget(name: "BlazeCLITests", dependencies: ["blaze", "BlazeVideo", "BlazeImage"]),
         .testTarget(name: "BlazeStagesTests", dependencies: ["BlazeStages", "BlazeImage"]),
         .testTarget(name: "BlazeTrackingTests", dependencies: ["BlazeTracking", "BlazeStages"]),
         .testTarget(name: "BlazeKitTests", dependencies: ["BlazeKit"], resources: [.copy("Fixtures")]),
-        // These two read the photos in Tests/BlazeKitTests/Fixtures by path.
-        .testTarget(name: "BlazeMLKitTests", dependencies: ["BlazeMLKit", "BlazeKit"]),
-        .testTarget(name: "BlazeVisionTests", dependencies: ["BlazeVision", "BlazeKit"], resources: [.copy("Fixtures")]),
+        // These two read the photos in Tests/BlazeKitTests/Fixtures by path (BlazeTestSupport's fixturePhoto).
+        .testTarget(name: "BlazeMLKitTests", dependencies: ["BlazeMLKit", "BlazeKit", "BlazeTestSupport"]),
+        .testTarget(name: "BlazeVisionTests", dependencies: ["BlazeVision", "BlazeKit", "BlazeTestSupport"], resources: [.copy("Fixtures")]),
     ]
 )

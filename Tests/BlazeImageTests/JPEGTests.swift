@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import BlazeImage
+import BlazeTestSupport
 
 /// JPEG decoding, EXIF orientation and decoding by content. Fixtures: `Fixtures/jpeg`, written by
 /// `Tools/fixtures/make_jpeg_fixtures.py`; each `<name>.png` holds the pixels Pillow decodes from `<name>.jpg`.
@@ -220,7 +221,7 @@ import Testing
     @Test func randomEXIFNeverCrashes() throws {
         let base = try Self.jpeg("exif_photo_6")
         let range = try #require(exifTIFFRange(inJPEG: base))
-        var rng = SplitMix64(state: 2024)
+        var rng = SplitMix64(seed: 2024)
         for trial in 0..<3000 {
             var bytes = base
             // Flip bytes inside the TIFF structure (header, IFD0, values) and in the APP1 length.
@@ -294,7 +295,7 @@ import Testing
     func corruptedJPEGsNeverCrash(_ name: String) throws {
         let full = try Self.jpeg(name)
         let reference = try Image(jpegData: full)
-        var rng = SplitMix64(state: 42)
+        var rng = SplitMix64(seed: 42)
         var failures = 0
         for trial in 0..<300 {
             var bytes = full

@@ -1,4 +1,5 @@
 import BlazeKit
+import BlazeTestSupport
 import BlazeVision
 import Foundation
 import Testing
