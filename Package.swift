@@ -77,7 +77,7 @@ let package = Package(
         // Video files in (demux, decode, display-matrix rotation, presentation times) and out (annotated
         // clips), through FFmpeg's libraries. Its own target, so a program linking only BlazeKit needs no FFmpeg.
         .target(name: "BlazeVideo", dependencies: ["CFFmpeg", "BlazeImage"], exclude: ["README.md"], swiftSettings: vectorCodegen),
-        // Pipeline stages as value types: anchors, decoding, NMS, ROI math, crops, landmark decoding.
+        // Pipeline stages: the math as value types (anchors, decoding, NMS, ROI math, crop geometry), the network stages as final classes.
         .target(name: "BlazeStages", dependencies: ["BlazeRuntime", "BlazeImage"], exclude: ["README.md"], swiftSettings: optimizedInDebug),
         // Video and live stream without the networks: next-frame ROIs, association, smoothing filters.
         .target(name: "BlazeTracking", dependencies: ["BlazeStages"], exclude: ["README.md"]),

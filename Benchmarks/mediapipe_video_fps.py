@@ -5,12 +5,12 @@ num_poses=1, default thresholds) runs in VIDEO mode on every frame. Prints frame
 frames per second per round, then the best round.
 
 Usage (from the repo root, with a venv holding mediapipe==0.10.14 and opencv-python, e.g.
-/tmp/peer-venv or the one of Tools/reference/setup-peer-venv.sh --with-mediapipe plus opencv-python):
+the one of Tools/reference/setup-peer-venv.sh --with-mediapipe, plus opencv-python):
   PY Benchmarks/mediapipe_video_fps.py --models DIR_OF_TFLITE [--rounds K] [--timestamps index|msec]
       [--num-poses 1] [--variant full|lite] [--max-frames N] CLIP.mp4
   PY Benchmarks/mediapipe_video_fps.py --decode-only [--rounds K] CLIP.mp4
 e.g.
-  /tmp/peer-venv/bin/python Benchmarks/mediapipe_video_fps.py --models .originals --rounds 3 clip1080.mp4
+  .venv-peer/bin/python Benchmarks/mediapipe_video_fps.py --models .originals --rounds 3 clip1080.mp4
 
 What is timed (wall clock, time.perf_counter): per round, opening the clip with cv2.VideoCapture and,
 for every frame, cap.read() + cv2.cvtColor(BGR2RGB) + mp.Image(SRGB) + detect_for_video. Each round

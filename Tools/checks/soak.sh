@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Tools/checks/soak.sh CLIP [blaze-soak options…]
 # The long-run memory check (issue #14): builds `blaze-soak` (release) and runs it on CLIP, a video with
-# one person in it (the project's run used ../shared/testdata/video/pose_dance_fullbody.mp4), for 22 minutes: one PoseLandmarker in VIDEO mode
+# one person in it (the project's run used the test set's pose_dance_fullbody.mp4; see MAINTENANCE.md), for 22 minutes: one PoseLandmarker in VIDEO mode
 # decoding the clip again and again with ever-increasing timestamps, and one in LIVE_STREAM mode fed by
 # detectAsync at 30 fps from a second thread, at the same time. One JSON line every 30 s (resident set
 # from /proc/self/statm, frame counts), then a summary line. Exits 1 if the resident set at the end

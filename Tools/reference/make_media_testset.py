@@ -5,7 +5,7 @@ test suite (do not commit its output: the photos belong to their datasets).
 Usage (any Python with Pillow and numpy; `jpegtran` from libjpeg-turbo-progs for the lossless variant):
   python Tools/reference/make_media_testset.py PHOTO_DIR OUT_DIR [--quality 92] [--no-lossless]
 e.g.
-  /tmp/peer-venv/bin/python Tools/reference/make_media_testset.py PHOTOS_DIR /tmp/media/set
+  .venv-peer/bin/python Tools/reference/make_media_testset.py PHOTOS_DIR /tmp/media/set
 
 Writes, for every PHOTO_DIR/<stem>.png (converted to RGB; ICC profiles are not carried over):
   OUT_DIR/jpeg/<stem>.jpg           the photo as a JPEG, Pillow quality 92, default 4:2:0 subsampling,

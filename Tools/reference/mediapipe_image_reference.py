@@ -2,17 +2,18 @@
 """Runs MediaPipe Tasks 0.10.14 (the peer) PoseLandmarker (full model, num_poses=5) and HandLandmarker
 (full model, num_hands=4) in IMAGE mode, default thresholds, on a folder of JPEG/PNG files, with a chosen
 image decoder, and writes one JSON Lines file per kind in the format of `blaze pose` / `blaze hand`,
-which score.py reads. For measuring how much the decoder alone moves the peer's
-landmarks (e.g. Pillow/libjpeg-turbo vs MediaPipe's stb_image on the same JPEG), outside the test suite.
+which the project's scorer (score.py, not in this repository; see MAINTENANCE.md) reads. For measuring
+how much the decoder alone moves the peer's landmarks (e.g. Pillow/libjpeg-turbo vs MediaPipe's stb_image
+on the same JPEG), outside the test suite.
 
 Usage (from the repo root, with a venv holding mediapipe==0.10.14, Pillow and numpy, e.g. the one of
 Tools/reference/setup-peer-venv.sh --with-mediapipe):
   PY Tools/reference/mediapipe_image_reference.py --models DIR_OF_TFLITE --decoder pil|mediapipe [--exif-transpose] \\
       [--pose-out POSE.jsonl] [--hand-out HAND.jsonl] [--num-poses 5] [--num-hands 4] FOLDER_OR_FILE...
 e.g.
-  /tmp/peer-venv/bin/python Tools/reference/mediapipe_image_reference.py --models .originals --decoder pil \\
+  .venv-peer/bin/python Tools/reference/mediapipe_image_reference.py --models .originals --decoder pil \\
       --pose-out /tmp/media/ref/pose_pil.jsonl --hand-out /tmp/media/ref/hand_pil.jsonl /tmp/media/set/jpeg
-  /tmp/peer-venv/bin/python score.py parity pose /tmp/media/ref/pose_stb.jsonl /tmp/media/ref/pose_pil.jsonl
+  python3 $SCORE parity pose /tmp/media/ref/pose_stb.jsonl /tmp/media/ref/pose_pil.jsonl
 
 Decoders:
   pil        Image.open (Pillow; JPEG through libjpeg-turbo with its defaults: islow IDCT, fancy
