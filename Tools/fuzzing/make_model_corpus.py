@@ -11,7 +11,8 @@ Tests/BlazeConverterTests/FlatBufferTestBuilder.swift and TinyModels.swift; the 
 Sources/BlazeModelFormat/ModelFile.swift (64-byte header, sorted-key JSON, 64-byte aligned float32 data,
 FNV-1a-64 checksum over the 64-bit words of bytes 64..<end).
 
-Usage: python3 Tools/fuzzing/make_model_corpus.py   (from anywhere; replaces the three folders' contents)
+Usage: python3 Tools/fuzzing/make_model_corpus.py   (from anywhere; replaces the three folders' contents
+but the regression-* inputs fuzzing found, which stay)
 """
 import io
 import json
@@ -581,7 +582,8 @@ def write(folder, files):
     path = os.path.join(ROOT, folder)
     os.makedirs(path, exist_ok=True)
     for old in os.listdir(path):
-        os.remove(os.path.join(path, old))
+        if not old.startswith("regression-"):   # inputs a campaign found; FuzzRegressionTests reads them
+            os.remove(os.path.join(path, old))
     for name, data in sorted(files.items()):
         with open(os.path.join(path, name), "wb") as f:
             f.write(data)
