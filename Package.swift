@@ -77,7 +77,7 @@ let package = Package(
         // Video files in (demux, decode, display-matrix rotation, presentation times) and out (annotated
         // clips), through FFmpeg's libraries. Its own target, so a program linking only BlazeKit needs no FFmpeg.
         .target(name: "BlazeVideo", dependencies: ["CFFmpeg", "BlazeImage"], exclude: ["README.md"], swiftSettings: vectorCodegen),
-        // Pipeline stages as value types: anchors, decoding, NMS, ROI math, crops, landmark decoding.
+        // Pipeline stages: the math as value types (anchors, decoding, NMS, ROI math, crop geometry), the network stages as final classes.
         .target(name: "BlazeStages", dependencies: ["BlazeRuntime", "BlazeKernels", "BlazeImage"], exclude: ["README.md"], swiftSettings: optimizedInDebug),
         // Video and live stream without the networks: next-frame ROIs, association, smoothing filters.
         .target(name: "BlazeTracking", dependencies: ["BlazeStages"], exclude: ["README.md"]),
@@ -94,29 +94,31 @@ let package = Package(
         // MARK: - Tools
         .target(name: "BlazeConverter",
                 dependencies: ["BlazeModelFormat", "CZlib"],
-                path: "Tools/BlazeConverter", exclude: ["README.md"]),
+                path: "Sources/BlazeConverter", exclude: ["README.md"]),
         .executableTarget(name: "blaze-convert",
                           dependencies: ["BlazeConverter", "BlazeModelFormat",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser")],
-                          path: "Tools/blaze-convert"),
+                          path: "Sources/blaze-convert"),
         .executableTarget(name: "blaze",
                           dependencies: ["BlazeKit", "BlazeVision", "BlazeVideo", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(name: "blaze-bench",
                           dependencies: ["BlazeKit", "BlazeVideo", "BlazeRuntime", "BlazeKernels", "BlazeImage", "BlazeModelFormat", "BlazeStages", "CBLAS",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser")],
                           path: "Benchmarks/blaze-bench"),
-        // The long-run memory check (VIDEO and LIVE_STREAM side by side); Tools/soak.sh runs it.
+        // The long-run memory check (VIDEO and LIVE_STREAM side by side); Tools/checks/soak.sh runs it.
         .executableTarget(name: "blaze-soak",
                           dependencies: ["BlazeKit", "BlazeVideo", .product(name: "ArgumentParser", package: "swift-argument-parser")],
-                          path: "Tools/blaze-soak"),
+                          path: "Sources/blaze-soak"),
 
         // MARK: - Tests
+        // What several test targets share: the seeded SplitMix64, the photos of Tests/BlazeKitTests/Fixtures by path.
+        .target(name: "BlazeTestSupport", dependencies: ["BlazeImage"], path: "Tests/BlazeTestSupport"),
         .testTarget(name: "BlazeModelFormatTests", dependencies: ["BlazeModelFormat"]),
         .testTarget(name: "BlazeKernelsTests", dependencies: ["BlazeKernels"]),
         .testTarget(name: "BlazeRuntimeTests", dependencies: ["BlazeRuntime", "BlazeKit", "BlazeModelFormat"],
                     resources: [.copy("Fixtures")]),
-        .testTarget(name: "BlazeConverterTests", dependencies: ["BlazeConverter", "BlazeModelFormat", "CZlib"]),
-        .testTarget(name: "BlazeImageTests", dependencies: ["BlazeImage"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "BlazeConverterTests", dependencies: ["BlazeConverter", "BlazeModelFormat", "CZlib", "BlazeTestSupport"]),
+        .testTarget(name: "BlazeImageTests", dependencies: ["BlazeImage", "BlazeTestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "BlazeVideoTests", dependencies: ["BlazeVideo", "BlazeImage"]),
         // Runs the built `blaze` executable (batch, video, damaged inputs); reads photos in Tests/BlazeKitTests/Fixtures by path.
         .testTarget(name: "BlazeCLITests", dependencies: ["blaze", "BlazeVideo", "BlazeImage"]),
@@ -125,11 +127,11 @@ let package = Package(
         // A host program that uses OpenBLAS itself and embeds BlazeKit; HostProcessTests runs it.
         .executableTarget(name: "HostProcessCheck", dependencies: ["BlazeKit", "CBLAS"], path: "Tests/HostProcessCheck"),
         .testTarget(name: "BlazeKitTests", dependencies: ["BlazeKit", "BlazeImage", "HostProcessCheck"], resources: [.copy("Fixtures")]),
-        // These two read the photos in Tests/BlazeKitTests/Fixtures by path.
-        .testTarget(name: "BlazeMLKitTests", dependencies: ["BlazeMLKit", "BlazeKit"]),
+        // These two read the photos in Tests/BlazeKitTests/Fixtures by path (BlazeTestSupport's fixturePhoto).
+        .testTarget(name: "BlazeMLKitTests", dependencies: ["BlazeMLKit", "BlazeKit", "BlazeTestSupport"]),
         // A task defined with BlazeKit's public API alone (no @testable, no engine module), run in all three
         // modes; and what `import BlazeKit` does and does not show. Reads Tests/BlazeKitTests/Fixtures by path.
         .testTarget(name: "OutsideTaskTests", dependencies: ["BlazeKit"]),
-        .testTarget(name: "BlazeVisionTests", dependencies: ["BlazeVision", "BlazeKit"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "BlazeVisionTests", dependencies: ["BlazeVision", "BlazeKit", "BlazeTestSupport"], resources: [.copy("Fixtures")]),
     ]
 )

@@ -20,7 +20,7 @@ model just timed on LiteRT (slower, same numbers).
 Prints a table (model, threads, LiteRT median, BlazeKit median, ratio BlazeKit/LiteRT, pass if the
 ratio <= --max-ratio, 1.5 by default); --markdown prints it as Markdown for Benchmarks/RESULTS.md
 with a machine line. --check makes the exit status 1 when a row fails or is missing.
-Needs: ai-edge-litert, numpy (Tools/setup-peer-venv.sh).
+Needs: ai-edge-litert, numpy (Tools/reference/setup-peer-venv.sh).
 """
 import argparse
 import datetime
@@ -37,8 +37,8 @@ import time
 import numpy as np
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(REPO, 'Tools'))
-import builtin_models  # noqa: E402  (the model names and input ranges, from Tools/builtin_models.json)
+sys.path.insert(0, os.path.join(REPO, 'Tools', 'models'))
+import builtin_models  # noqa: E402  (the model names and input ranges, from Tools/models/builtin_models.json)
 
 MODELS = builtin_models.NAMES
 WARMUP = 10
@@ -147,7 +147,7 @@ def main():
                          'e.g. "sh /tmp/fake-bench.sh"')
     originals = os.path.join(REPO, '.originals')
     ap.add_argument('--models', default=originals if os.path.isdir(originals) else None,
-                    help='directory of the original .tflite files (default .originals/, which Tools/convert-models.sh fills '
+                    help='directory of the original .tflite files (default .originals/, which Tools/models/convert-models.sh fills '
                          'with the sha256-checked originals)')
     ap.add_argument('--only', default=None, help='comma-separated subset of models')
     ap.add_argument('--max-ratio', type=float, default=1.5, help='pass if BlazeKit/LiteRT median <= this (1.5)')

@@ -5,17 +5,17 @@ num_poses=1, default thresholds) runs in VIDEO mode on every frame. Prints frame
 frames per second per round, then the best round.
 
 Usage (from the repo root, with a venv holding mediapipe==0.10.14 and opencv-python, e.g.
-/tmp/peer-venv or the one of Tools/setup-peer-venv.sh --with-mediapipe plus opencv-python):
+the one of Tools/reference/setup-peer-venv.sh --with-mediapipe, plus opencv-python):
   PY Benchmarks/mediapipe_video_fps.py --models DIR_OF_TFLITE [--rounds K] [--timestamps index|msec]
       [--num-poses 1] [--variant full|lite] [--max-frames N] CLIP.mp4
   PY Benchmarks/mediapipe_video_fps.py --decode-only [--rounds K] CLIP.mp4
 e.g.
-  /tmp/peer-venv/bin/python Benchmarks/mediapipe_video_fps.py --models .originals --rounds 3 clip1080.mp4
+  .venv-peer/bin/python Benchmarks/mediapipe_video_fps.py --models .originals --rounds 3 clip1080.mp4
 
 What is timed (wall clock, time.perf_counter): per round, opening the clip with cv2.VideoCapture and,
 for every frame, cap.read() + cv2.cvtColor(BGR2RGB) + mp.Image(SRGB) + detect_for_video. Each round
 uses a fresh PoseLandmarker (created before the clock starts, so each round does the same work from
-an empty tracking state); the .task bundle is made by Tools/make_pose_reference.py's pose_bundle
+an empty tracking state); the .task bundle is made by Tools/fixtures/make_pose_reference.py's pose_bundle
 (NormalizationOptions metadata added to the original .tflite files). Timestamps: `index` (default)
 uses round(i * 1000 / CAP_PROP_FPS) ms for frame i; `msec` uses CAP_PROP_POS_MSEC after each read.
 Threads are the libraries' defaults (MediaPipe's XNNPACK and OpenCV's FFmpeg backend); the script
@@ -111,7 +111,7 @@ def main():
         ap.error('--models is needed unless --decode-only')
     import mediapipe as mp
     from mediapipe.tasks.python import vision, BaseOptions
-    sys.path.insert(0, os.path.join(ROOT, 'Tools'))
+    sys.path.insert(0, os.path.join(ROOT, 'Tools', 'fixtures'))
     from make_pose_reference import pose_bundle
     print(f'mediapipe {mp.__version__}: PoseLandmarker {a.variant}, VIDEO mode, num_poses={a.num_poses}, '
           f'timestamps {a.timestamps}')

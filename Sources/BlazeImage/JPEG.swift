@@ -7,7 +7,7 @@ import CJPEG
 // The pixels are libjpeg-turbo's defaults — accurate integer IDCT (JDCT_ISLOW) and fancy (triangular)
 // chroma upsampling — which is what Pillow (`Image.open(f).convert("RGB")`) and OpenCV (`cv2.imread`)
 // ask libjpeg-turbo for, so all three give the same bytes (checked against Pillow's decode in
-// Tests/BlazeImageTests/JPEGTests.swift; Tools/make_jpeg_fixtures.py also checks OpenCV against Pillow).
+// Tests/BlazeImageTests/JPEGTests.swift; Tools/fixtures/make_jpeg_fixtures.py also checks OpenCV against Pillow).
 // MediaPipe's Python `mp.Image.create_from_file` uses stb_image instead, whose JPEG IDCT and upsampling
 // differ (up to 3 levels on 1–10% of the samples of the test fixtures): for JPEG, MediaPipe's Python
 // loader is not a pixel-exact reference.

@@ -3,7 +3,7 @@
 ///
 /// ``all`` is the one place these facts are written down. The converter takes a known model's input
 /// range from it, `BuiltinModel` in BlazeKit its file names and `.task` entry, and
-/// `Tools/builtin_models.json` (what the Python and shell scripts read) is its output
+/// `Tools/models/builtin_models.json` (what the Python and shell scripts read) is its output
 /// (`blaze-convert models --json`); tests compare that file and the table in `Models/README.md` with it.
 public struct KnownModel: Codable, Sendable, Hashable {
     /// The model's name, the stem of both its source and its converted file, e.g. `pose_landmark_full`.

@@ -182,7 +182,7 @@ struct SHA256Tests {
     /// A zero-sized shape whose other dimensions are huge has no elements, but the lowering multiplies subsets
     /// of its dimensions (MEAN over the zero axis keeps the rest): such shapes are refused at import. The
     /// fuzz target `tflite` crashed on this (overflow trap); its input is the seed
-    /// Tools/fuzz/corpus/tflite/regression-mean-zero-dim.tflite.
+    /// Tools/fuzzing/corpus/tflite/regression-mean-zero-dim.tflite.
     @Test func zeroSizedShapesWithHugeDimensionsAreRefused() throws {
         #expect(try elementCount([2, 3, 4], tensor: "t") == 24)
         #expect(try elementCount([0, 5], tensor: "t") == 0)
@@ -192,11 +192,11 @@ struct SHA256Tests {
     }
 }
 
-/// Inputs that crashed `Tools/fuzz.sh tflite` (kept as seeds in Tools/fuzz/corpus/tflite): each now converts
+/// Inputs that crashed `Tools/fuzzing/fuzz.sh tflite` (kept as seeds in Tools/fuzzing/corpus/tflite): each now converts
 /// to a clear error instead of trapping.
 @Suite struct FuzzRegressionTests {
     static let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("Tools/fuzz/corpus/tflite")
+        .deletingLastPathComponent().appendingPathComponent("Tools/fuzzing/corpus/tflite")
 
     @Test(arguments: ["regression-mean-zero-dim.tflite", "regression-fc-omitted-weights.tflite"])
     func crashingInputsAreErrors(file: String) throws {

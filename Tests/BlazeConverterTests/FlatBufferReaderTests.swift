@@ -1,4 +1,5 @@
 import Testing
+import BlazeTestSupport
 @testable import BlazeConverter
 
 @Suite("FlatBuffer reader")
@@ -94,18 +95,5 @@ struct FlatBufferReaderTests {
         let n = bytes.count
         bytes[n - 4] = 0; bytes[n - 3] = 0; bytes[n - 2] = 0; bytes[n - 1] = 0x40
         #expect(throws: FlatBufferError.self) { try TFLiteModel(bytes: bytes) }
-    }
-}
-
-/// A tiny deterministic random number generator for fuzzing.
-struct SplitMix64 {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9e37_79b9_7f4a_7c15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
-        z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
-        return z ^ (z >> 31)
     }
 }

@@ -4,7 +4,7 @@ import Testing
 @testable import BlazeConverter
 
 /// The facts of the seven built-in models are written once, in `KnownModel.all`; these tests hold the
-/// repository's other statements of them to that table: `Tools/builtin_models.json` (what the scripts
+/// repository's other statements of them to that table: `Tools/models/builtin_models.json` (what the scripts
 /// read), the provenance table of `Models/README.md`, and the scripts under `Tools/` and `Benchmarks/`.
 @Suite struct KnownModelTests {
     /// The package root, from this file's path (the files checked here are read from the checkout).
@@ -99,7 +99,7 @@ import Testing
     }
 
     /// The Python and shell scripts under `Tools/` and `Benchmarks/` take the facts from
-    /// `Tools/builtin_models.json` (through `Tools/builtin_models.py`) instead of restating them: none
+    /// `Tools/models/builtin_models.json` (through `Tools/models/builtin_models.py`) instead of restating them: none
     /// holds a model's SHA-256, no line pairs a model name with an input range or a normalization, and
     /// every `.tflite`/`.bkm` file of a Blaze network they name is a known source file, converted file
     /// or `.task` entry.
@@ -112,7 +112,7 @@ import Testing
                 scripts.append(dir + "/" + path)
             }
         }
-        #expect(scripts.contains("Tools/convert-models.sh") && scripts.contains("Benchmarks/compare_litert.py"),
+        #expect(scripts.contains("Tools/models/convert-models.sh") && scripts.contains("Benchmarks/compare_litert.py"),
                 "found scripts \(scripts)")
         let knownFiles = Set(KnownModel.all.flatMap { [$0.sourceFile, $0.fileName, $0.taskBundleEntry] })
         let rangeLiterals = ["-1.0, 1.0", "-1, 1", "0.0, 1.0", "0, 1", "127.5", "255.0"]
@@ -120,12 +120,12 @@ import Testing
         for script in scripts {
             let text = try Self.read(script)
             for m in KnownModel.all where text.contains(m.sourceSHA256) {
-                Issue.record("\(script) restates the SHA-256 of \(m.name); read it from Tools/builtin_models.json")
+                Issue.record("\(script) restates the SHA-256 of \(m.name); read it from Tools/models/builtin_models.json")
             }
             for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
                 let named = KnownModel.all.filter { line.contains("'\($0.name)'") || line.contains("\"\($0.name)\"") || line.contains("[\($0.name)]") }
                 for literal in rangeLiterals where !named.isEmpty && line.contains(literal) {
-                    Issue.record("\(script):\(number + 1) pairs \(named[0].name) with '\(literal)'; take input ranges from Tools/builtin_models.json")
+                    Issue.record("\(script):\(number + 1) pairs \(named[0].name) with '\(literal)'; take input ranges from Tools/models/builtin_models.json")
                 }
                 for match in line.matches(of: fileName) {
                     let file = String(line[match.range])

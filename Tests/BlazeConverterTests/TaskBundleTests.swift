@@ -81,7 +81,7 @@ struct TaskBundleTests {
         }
     }
 
-    /// ZIPFoundation 0.9.20 spun forever on this bundle (found by `Tools/fuzz.sh task`): a deflated entry whose
+    /// ZIPFoundation 0.9.20 spun forever on this bundle (found by `Tools/fuzzing/fuzz.sh task`): a deflated entry whose
     /// stored block claims 65535 bytes more than the file holds. Each entry is now inflated from its own bytes.
     @Test func aDeflateStreamLongerThanItsEntryIsAnErrorNotAHang() throws {
         let hang: [UInt8] = [

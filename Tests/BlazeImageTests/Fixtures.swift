@@ -1,7 +1,7 @@
 import Foundation
 @testable import BlazeImage
 
-/// Loads `Fixtures/` (written by `Tools/make_image_fixtures.py`).
+/// Loads `Fixtures/` (written by `Tools/fixtures/make_image_fixtures.py`).
 enum Fixtures {
     struct PNGCase: Decodable { let name: String; let width: Int; let height: Int }
     struct PerspectiveCase: Decodable {
@@ -92,16 +92,4 @@ func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
 func headerOnlyPNG(width: UInt32, height: UInt32) -> [UInt8] {
     [137, 80, 78, 71, 13, 10, 26, 10] + chunk("IHDR", be32(width) + be32(height) + [8, 2, 0, 0, 0])
         + chunk("IDAT", [0x78, 0x01, 0x01, 0x00, 0x00, 0xFF, 0xFF, 0x00, 0x00, 0x00, 0x01]) + chunk("IEND", [])
-}
-
-/// Deterministic generator for tests.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
 }

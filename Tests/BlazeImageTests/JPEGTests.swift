@@ -1,9 +1,10 @@
 import Foundation
 import Testing
 @testable import BlazeImage
+import BlazeTestSupport
 
 /// JPEG decoding, EXIF orientation and decoding by content. Fixtures: `Fixtures/jpeg`, written by
-/// `Tools/make_jpeg_fixtures.py`; each `<name>.png` holds the pixels Pillow decodes from `<name>.jpg`.
+/// `Tools/fixtures/make_jpeg_fixtures.py`; each `<name>.png` holds the pixels Pillow decodes from `<name>.jpg`.
 @Suite struct JPEGTests {
     /// Every encoding variant of the 77×53 photo crop (see the fixture script for how each was made).
     static let photoCases = ["photo_420", "photo_422", "photo_444", "photo_440", "photo_progressive", "photo_restart",
@@ -220,7 +221,7 @@ import Testing
     @Test func randomEXIFNeverCrashes() throws {
         let base = try Self.jpeg("exif_photo_6")
         let range = try #require(exifTIFFRange(inJPEG: base))
-        var rng = SplitMix64(state: 2024)
+        var rng = SplitMix64(seed: 2024)
         for trial in 0..<3000 {
             var bytes = base
             // Flip bytes inside the TIFF structure (header, IFD0, values) and in the APP1 length.
@@ -294,7 +295,7 @@ import Testing
     func corruptedJPEGsNeverCrash(_ name: String) throws {
         let full = try Self.jpeg(name)
         let reference = try Image(jpegData: full)
-        var rng = SplitMix64(state: 42)
+        var rng = SplitMix64(seed: 42)
         var failures = 0
         for trial in 0..<300 {
             var bytes = full

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import BlazeImage
+import BlazeTestSupport
 
 @Suite struct PNGTests {
     @Test(arguments: Fixtures.manifest.png.map(\.name))
@@ -56,7 +57,7 @@ import Testing
 
     @Test func corruptedPNGsNeverCrash() throws {
         let full = try Fixtures.bytes("png/rgb8.png")
-        var rng = SplitMix64(state: 42)
+        var rng = SplitMix64(seed: 42)
         var failures = 0
         for trial in 0..<400 {
             var bytes = full
@@ -80,7 +81,7 @@ import Testing
     }
 
     @Test func garbageThrowsDecodingFailed() {
-        var rng = SplitMix64(state: 7)
+        var rng = SplitMix64(seed: 7)
         for length in [0, 1, 7, 8, 33, 100, 5000] {
             let garbage = (0..<length).map { _ in UInt8.random(in: 0...255, using: &rng) }
             #expect(throws: ImageError.self) { try Image(pngData: garbage, name: "garbage") }
@@ -117,7 +118,7 @@ import Testing
     }
 
     @Test func encodeDecodeRoundTrip() throws {
-        var rng = SplitMix64(state: 3)
+        var rng = SplitMix64(seed: 3)
         for (w, h) in [(1, 1), (5, 3), (64, 48), (301, 2)] {
             let rgb = (0..<(w * h * 3)).map { _ in UInt8.random(in: 0...255, using: &rng) }
             let image = try Image(rgb: rgb, width: w, height: h)

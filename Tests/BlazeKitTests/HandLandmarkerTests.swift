@@ -2,7 +2,7 @@ import BlazeKit
 import Foundation
 import Testing
 
-/// MediaPipe Tasks 0.10.14 HandLandmarker results on five photos, written by `Tools/make_hand_reference.py`.
+/// MediaPipe Tasks 0.10.14 HandLandmarker results on five photos, written by `Tools/fixtures/make_hand_reference.py`.
 struct HandReference: Decodable, Sendable, CustomStringConvertible {
     struct Hand: Decodable, Sendable {
         struct Handedness: Decodable, Sendable {

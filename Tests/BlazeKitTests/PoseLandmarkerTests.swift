@@ -2,7 +2,7 @@ import BlazeKit
 import Foundation
 import Testing
 
-/// MediaPipe Tasks 0.10.14 results on five photos, written by `Tools/make_pose_reference.py`.
+/// MediaPipe Tasks 0.10.14 results on five photos, written by `Tools/fixtures/make_pose_reference.py`.
 struct PoseReference: Decodable, Sendable, CustomStringConvertible {
     struct Pose: Decodable, Sendable {
         var landmarks: [[Float]]

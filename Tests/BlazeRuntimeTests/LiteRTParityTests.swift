@@ -4,7 +4,7 @@ import BlazeRuntime
 import Foundation
 import Testing
 
-/// The fixtures written by `Tools/make_litert_fixtures.py`: LiteRT's outputs for every model on a
+/// The fixtures written by `Tools/fixtures/make_litert_fixtures.py`: LiteRT's outputs for every model on a
 /// seeded random input and on a real photo crop.
 struct LiteRTCase: CustomStringConvertible, Sendable, Decodable {
     struct Output: Decodable, Sendable {

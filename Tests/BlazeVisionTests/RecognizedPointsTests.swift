@@ -1,15 +1,16 @@
 import BlazeKit
+import BlazeTestSupport
 import BlazeVision
 import Foundation
 import Testing
 
-/// This target's own fixtures (Tools/make_vision_fixtures.py), copied into the test bundle.
+/// This target's own fixtures (Tools/fixtures/make_vision_fixtures.py), copied into the test bundle.
 func visionFixture(_ name: String) throws -> URL {
     let directory = try #require(Bundle.module.url(forResource: "Fixtures", withExtension: nil))
     return directory.appendingPathComponent(name)
 }
 
-/// What Tools/make_vision_fixtures.py recorded: the wrists people labelled and what MediaPipe Tasks said.
+/// What Tools/fixtures/make_vision_fixtures.py recorded: the wrists people labelled and what MediaPipe Tasks said.
 struct VisionFixtures: Decodable {
     struct Hand: Decodable {
         let categoryName: String

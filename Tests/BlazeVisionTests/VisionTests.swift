@@ -1,13 +1,8 @@
 import BlazeKit
+import BlazeTestSupport
 import BlazeVision
 import Foundation
 import Testing
-
-/// The photos of Tests/BlazeKitTests/Fixtures, read by path (they are that target's resources).
-func fixturePhoto(_ name: String, filePath: String = #filePath) throws -> Image {
-    let tests = URL(fileURLWithPath: filePath).deletingLastPathComponent().deletingLastPathComponent()
-    return try Image(contentsOfPNGFile: tests.appendingPathComponent("BlazeKitTests/Fixtures/\(name)").path)
-}
 
 typealias Joint = VNHumanBodyPoseObservation.JointName
 

@@ -11,6 +11,7 @@
 // (RecognizedPointsTests does the same with a plain, non-isolated class.)
 
 import BlazeKit
+import BlazeTestSupport
 import BlazeVision
 import Foundation
 import Testing

@@ -1,0 +1,16 @@
+/// A seeded random number generator for tests (SplitMix64), so a failing input reproduces. One copy for
+/// every test target: the image tests draw pixels from it, the converter tests corrupt FlatBuffers with it.
+public struct SplitMix64: RandomNumberGenerator {
+    public var state: UInt64
+
+    /// Starts at `seed`: the first `next()` is the mix of `seed + 0x9E3779B97F4A7C15`.
+    public init(seed: UInt64) { state = seed }
+
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
