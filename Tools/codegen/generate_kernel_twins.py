@@ -23,10 +23,9 @@ paths; what differs is a parameter here, each with its reason:
 Usage: Tools/codegen/generate_kernel_twins.py           rewrite all four files
        Tools/codegen/generate_kernel_twins.py --check   exit 1 if any file differs from what this writes (CI)
 """
-import os
-import re
-import sys
 from string import Template
+
+import generated_files
 
 TOOL = 'Tools/codegen/generate_kernel_twins.py'
 
@@ -646,7 +645,6 @@ def gemm(avx512):
     return header('BlazeKernelsAVX512/GEMMTile8x32.swift') + '\n' + '\n'.join(L) + '\n}\n'
 
 
-REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # Tools/codegen/ -> repo root
 FILES = {
     'Sources/BlazeKernels/DepthwiseRun8.swift': depthwise(False),
     'Sources/BlazeKernelsAVX512/DepthwiseTile16Run.swift': depthwise(True),
@@ -655,21 +653,4 @@ FILES = {
 }
 
 if __name__ == '__main__':
-    check = sys.argv[1:] == ['--check']
-    if sys.argv[1:] not in ([], ['--check']):
-        sys.exit(__doc__)
-    stale = []
-    for path, text in FILES.items():
-        full = os.path.join(REPO, path)
-        if check:
-            try:
-                with open(full, encoding='utf-8') as f:
-                    if f.read() != text:
-                        stale.append(path)
-            except FileNotFoundError:
-                stale.append(path)
-        else:
-            with open(full, 'w', encoding='utf-8') as f:
-                f.write(text)
-    if stale:
-        sys.exit('generate_kernel_twins.py --check: %s differ from the generator; run %s' % (', '.join(stale), TOOL))
+    generated_files.main(FILES, TOOL, __doc__)

@@ -7,8 +7,7 @@ Sources/BlazeKernels/PixelTile8.swift (AVX2, SIMD8) and Sources/BlazeKernelsAVX5
 Usage: Tools/codegen/generate_pixel_tiles.py           rewrite both files
        Tools/codegen/generate_pixel_tiles.py --check   exit 1 if either file differs from what this writes (CI)
 """
-import os
-import sys
+import generated_files
 SHAPES=[(1,8),(1,4),(1,2),(1,1),(2,4),(2,2),(2,1),(4,2),(4,1),(8,1)]
 def func(G,P,vb,clampname,public):
     L=[]
@@ -129,24 +128,7 @@ public enum PixelTile16 {
 %s
 }
 ''' % (shapes_doc, dispatch('PixelTile16'), '\n\n'.join(func(G,P,64,'clamp',True) for G,P in SHAPES))
-REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # Tools/codegen/ -> repo root
 FILES = {'Sources/BlazeKernels/PixelTile8.swift': avx2, 'Sources/BlazeKernelsAVX512/PixelTile16.swift': avx512}
 
 if __name__ == '__main__':
-    check = sys.argv[1:] == ['--check']
-    if sys.argv[1:] not in ([], ['--check']):
-        sys.exit(__doc__)
-    stale = []
-    for path, text in FILES.items():
-        full = os.path.join(REPO, path)
-        if check:
-            with open(full, encoding='utf-8') as f:
-                if f.read() != text:
-                    stale.append(path)
-        else:
-            with open(full, 'w', encoding='utf-8') as f:
-                f.write(text)
-    if stale:
-        sys.exit('generate_pixel_tiles.py --check: %s differ from the generator; run Tools/codegen/generate_pixel_tiles.py'
-                 % ', '.join(stale))
-
+    generated_files.main(FILES, 'Tools/codegen/generate_pixel_tiles.py', __doc__)
