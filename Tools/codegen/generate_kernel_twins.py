@@ -431,8 +431,8 @@ def depthwise(avx512):
 
 def gemm_loop(R, W, half):
     """Row pointers, accumulators from the bias, and the multiply-add loop: for each depth entry
-    and row, one broadcast and one fused multiply-add per vector, rows in order."""
-    V = 2 if not half else 1
+    and row, one broadcast and one fused multiply-add per vector, rows in order. `half`: only the
+    panel's (and bias's) first vector (`runHalf`); the panel stays 2·W floats a row."""
     L = []
     L.append('let last = rows &- 1')
     rows = ['x0 = a'] + ['x%d = a + min(%d, last) &* lda' % (r, r) for r in range(1, R)]
