@@ -187,25 +187,14 @@ public enum Conv2DKernel {
     public static func reference(input: UnsafePointer<Float>, weights: UnsafePointer<Float>, bias: UnsafePointer<Float>,
                                  output: UnsafeMutablePointer<Float>, window: SpatialWindow,
                                  inChannels: Int, outChannels: Int, clamp: ClampBounds) {
-        for y in 0..<window.outputHeight {
-            for x in 0..<window.outputWidth {
-                for o in 0..<outChannels {
-                    var acc = Double(bias[o])
-                    for ky in 0..<window.kernelHeight {
-                        let iy = y * window.strideHeight - window.padTop + ky * window.dilationHeight
-                        guard iy >= 0, iy < window.inputHeight else { continue }
-                        for kx in 0..<window.kernelWidth {
-                            let ix = x * window.strideWidth - window.padLeft + kx * window.dilationWidth
-                            guard ix >= 0, ix < window.inputWidth else { continue }
-                            for i in 0..<inChannels {
-                                acc += Double(input[(iy * window.inputWidth + ix) * inChannels + i])
-                                    * Double(weights[((o * window.kernelHeight + ky) * window.kernelWidth + kx) * inChannels + i])
-                            }
-                        }
-                    }
-                    output[(y * window.outputWidth + x) * outChannels + o] = clamp.apply(Float(acc))
+        window.forEachOutput(channels: outChannels) { pixel, taps, o in
+            var acc = Double(bias[o])
+            for tap in taps {
+                for i in 0..<inChannels {
+                    acc += Double(input[tap.input * inChannels + i]) * Double(weights[(o * window.tapCount + tap.kernel) * inChannels + i])
                 }
             }
+            output[pixel * outChannels + o] = clamp.apply(Float(acc))
         }
     }
 }

@@ -87,3 +87,29 @@ public struct ClampBounds: Sendable, Equatable {
         clampLanes(x, SIMD8(repeating: min), SIMD8(repeating: max))
     }
 }
+
+extension SpatialWindow {
+    /// Kernel taps per output channel: `kernelHeight · kernelWidth`.
+    public var tapCount: Int { kernelHeight * kernelWidth }
+
+    /// The plain twins' walk over a convolution: for each output pixel (row-major index) the taps that fall
+    /// inside the input — input pixel index and kernel tap index `ky · kernelWidth + kx`, in ascending
+    /// (ky, kx) order — and each output channel. Allocates; for reference kernels only.
+    public func forEachOutput(channels: Int, _ body: (_ pixel: Int, _ taps: [(input: Int, kernel: Int)], _ channel: Int) -> Void) {
+        for y in 0..<outputHeight {
+            for x in 0..<outputWidth {
+                var taps: [(input: Int, kernel: Int)] = []
+                for ky in 0..<kernelHeight {
+                    let iy = y * strideHeight - padTop + ky * dilationHeight
+                    guard iy >= 0, iy < inputHeight else { continue }
+                    for kx in 0..<kernelWidth {
+                        let ix = x * strideWidth - padLeft + kx * dilationWidth
+                        guard ix >= 0, ix < inputWidth else { continue }
+                        taps.append((iy * inputWidth + ix, ky * kernelWidth + kx))
+                    }
+                }
+                for o in 0..<channels { body(y * outputWidth + x, taps, o) }
+            }
+        }
+    }
+}

@@ -6,16 +6,12 @@ import Foundation
 /// centered on the start keypoint, side twice the start→end distance, rotated so the rect's "up"
 /// axis points from the start keypoint toward the end keypoint when the target angle is 90°.
 public struct AlignmentPointsRect: Sendable, Codable, Equatable {
-    public var startKeypointIndex: Int
-    public var endKeypointIndex: Int
-    /// Radians. `rotation_vector_target_angle_degrees` is converted as `M_PI·deg/180.f` (double)
-    /// and stored as `float`, as MediaPipe's `target_angle_` member is.
-    public var targetAngle: Float
+    /// Start keypoint, end keypoint and target angle. Radians: `rotation_vector_target_angle_degrees` is
+    /// converted as `M_PI·deg/180.f` (double) and stored as `float`, as MediaPipe's `target_angle_` member is.
+    public var rotationVector: RotationVector
 
     public init(startKeypointIndex: Int, endKeypointIndex: Int, targetAngle: Float) {
-        self.startKeypointIndex = startKeypointIndex
-        self.endKeypointIndex = endKeypointIndex
-        self.targetAngle = targetAngle
+        rotationVector = RotationVector(startKeypointIndex: startKeypointIndex, endKeypointIndex: endKeypointIndex, targetAngle: targetAngle)
     }
 
     public init(startKeypointIndex: Int, endKeypointIndex: Int, targetAngleDegrees: Float) {
@@ -33,16 +29,43 @@ public struct AlignmentPointsRect: Sendable, Codable, Equatable {
     /// `width = side/W`, `height = side/H`; `rotation = normalizeRadians(target − atan2(−(y1 − y0), x1 − x0))`.
     /// Returns `nil` if the detection lacks either keypoint.
     public func rect(for detection: Detection, imageWidth: Int, imageHeight: Int) -> NormalizedRect? {
+        guard let (xCenter, yCenter, xScale, yScale) = rotationVector.keypointPixels(of: detection, imageWidth: imageWidth,
+                                                                                     imageHeight: imageHeight) else { return nil }
+        let w = Float(imageWidth), h = Float(imageHeight)
+        let boxSize = ((xScale - xCenter) * (xScale - xCenter) + (yScale - yCenter) * (yScale - yCenter)).squareRoot() * 2
+        let rotation = rotationVector.rotation(fromX: xCenter, y: yCenter, toX: xScale, y: yScale)
+        return NormalizedRect(xCenter: xCenter / w, yCenter: yCenter / h, width: boxSize / w, height: boxSize / h,
+                              rotation: rotation)
+    }
+}
+
+/// The rotation of `DetectionsToRectsCalculator::ComputeRotation`, shared by its conversions
+/// (``AlignmentPointsRect``, ``BoundingBoxRect``): the rect is turned so that the vector from the start
+/// keypoint to the end keypoint points along `targetAngle`.
+public struct RotationVector: Sendable, Codable, Equatable {
+    public var startKeypointIndex: Int
+    public var endKeypointIndex: Int
+    /// Radians, stored as the calculator's `float target_angle_`.
+    public var targetAngle: Float
+
+    public init(startKeypointIndex: Int, endKeypointIndex: Int, targetAngle: Float) {
+        self.startKeypointIndex = startKeypointIndex
+        self.endKeypointIndex = endKeypointIndex
+        self.targetAngle = targetAngle
+    }
+
+    /// The start and end keypoints in pixels (`keypoint · (W, H)`, in `Float`); nil if the detection lacks either.
+    func keypointPixels(of detection: Detection, imageWidth: Int, imageHeight: Int) -> (x0: Float, y0: Float, x1: Float, y1: Float)? {
         guard detection.keypoints.indices.contains(startKeypointIndex),
               detection.keypoints.indices.contains(endKeypointIndex) else { return nil }
         let w = Float(imageWidth), h = Float(imageHeight)
         let start = detection.keypoints[startKeypointIndex], end = detection.keypoints[endKeypointIndex]
-        let xCenter = start.x * w, yCenter = start.y * h
-        let xScale = end.x * w, yScale = end.y * h
-        let boxSize = ((xScale - xCenter) * (xScale - xCenter) + (yScale - yCenter) * (yScale - yCenter)).squareRoot() * 2
-        let rotation = normalizeRadians(targetAngle - atan2(-(yScale - yCenter), xScale - xCenter))
-        return NormalizedRect(xCenter: xCenter / w, yCenter: yCenter / h, width: boxSize / w, height: boxSize / h,
-                              rotation: rotation)
+        return (start.x * w, start.y * h, end.x * w, end.y * h)
+    }
+
+    /// `normalizeRadians(target − atan2(−(y1 − y0), x1 − x0))`.
+    func rotation(fromX x0: Float, y y0: Float, toX x1: Float, y y1: Float) -> Float {
+        normalizeRadians(targetAngle - atan2(-(y1 - y0), x1 - x0))
     }
 }
 

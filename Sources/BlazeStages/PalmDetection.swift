@@ -38,15 +38,13 @@ extension DetectionDecoder {
 /// `ComputeRotation`): the rect is the detection's relative bounding box, rotated so that the vector
 /// start keypoint → end keypoint points along `targetAngle`.
 public struct BoundingBoxRect: Sendable, Codable, Equatable {
-    public var startKeypointIndex: Int
-    public var endKeypointIndex: Int
-    /// Radians, stored as the calculator's `float target_angle_`.
-    public var targetAngle: Float
+    /// Start keypoint, end keypoint and target angle (radians).
+    public var rotationVector: RotationVector
+    /// The target angle in radians.
+    public var targetAngle: Float { rotationVector.targetAngle }
 
     public init(startKeypointIndex: Int, endKeypointIndex: Int, targetAngle: Float) {
-        self.startKeypointIndex = startKeypointIndex
-        self.endKeypointIndex = endKeypointIndex
-        self.targetAngle = targetAngle
+        rotationVector = RotationVector(startKeypointIndex: startKeypointIndex, endKeypointIndex: endKeypointIndex, targetAngle: targetAngle)
     }
 
     /// The Tasks palm → hand-rect conversion (`hand_detector_graph.cc` `ConfigureDetectionsToRectsCalculator`):
@@ -72,13 +70,9 @@ public struct BoundingBoxRect: Sendable, Codable, Equatable {
     /// `rotation = normalizeRadians(target − atan2(−(y1 − y0), x1 − x0))` with the keypoints in pixels.
     /// Returns `nil` if the detection lacks either keypoint (MediaPipe would fail the graph).
     public func rect(for detection: Detection, imageWidth: Int, imageHeight: Int) -> NormalizedRect? {
-        guard detection.keypoints.indices.contains(startKeypointIndex),
-              detection.keypoints.indices.contains(endKeypointIndex) else { return nil }
-        let w = Float(imageWidth), h = Float(imageHeight)
-        let start = detection.keypoints[startKeypointIndex], end = detection.keypoints[endKeypointIndex]
-        let x0 = start.x * w, y0 = start.y * h
-        let x1 = end.x * w, y1 = end.y * h
-        let rotation = normalizeRadians(targetAngle - atan2(-(y1 - y0), x1 - x0))
+        guard let (x0, y0, x1, y1) = rotationVector.keypointPixels(of: detection, imageWidth: imageWidth, imageHeight: imageHeight)
+        else { return nil }
+        let rotation = rotationVector.rotation(fromX: x0, y: y0, toX: x1, y: y1)
         return NormalizedRect(xCenter: detection.xmin + detection.width / 2,
                               yCenter: detection.ymin + detection.height / 2,
                               width: detection.width, height: detection.height, rotation: rotation)

@@ -10,7 +10,7 @@ import Foundation
 /// ``VNRecognizedPointsObservation/minimumLandmarkScore`` (0.5), or which lies outside the image (for neck
 /// and root: either of the two). The location is kept either way. The observation's own confidence is the
 /// mean of the 19 joint confidences.
-public final class VNHumanBodyPoseObservation: VNRecognizedPointsObservation, @unchecked Sendable {
+public final class VNHumanBodyPoseObservation: VNRecognizedPointsObservation, JointNamedObservation, @unchecked Sendable {
     /// Joint names, with Vision's raw values (those of its `VNHumanBodyPoseObservation.JointName` constants
     /// and of the iOS 14 `VNRecognizedPointKey.bodyLandmarkKey…` keys).
     public enum JointName: String, CaseIterable, Sendable, Codable, Hashable {
@@ -80,7 +80,7 @@ public final class VNHumanBodyPoseObservation: VNRecognizedPointsObservation, @u
     }
 
     /// Joint groups, with Vision's raw values and membership.
-    public enum JointsGroupName: String, CaseIterable, Sendable, Codable, Hashable {
+    public enum JointsGroupName: String, CaseIterable, Sendable, Codable, Hashable, JointsGroup {
         /// Nose, eyes and ears.
         case face = "VNBLKFACE"
         /// Shoulders, neck, hips and root.
@@ -131,28 +131,10 @@ public final class VNHumanBodyPoseObservation: VNRecognizedPointsObservation, @u
             }
         }
         self.points3D = points3D
-        let groups = JointsGroupName.allCases.filter { $0 != .all }.map {
-            (VNRecognizedPointGroupKey(rawValue: $0.rawValue), $0.jointNames.map { VNRecognizedPointKey(rawValue: $0.rawValue) })
-        }
+        let groups = Self.pointGroups
         super.init(confidence: points.map(\.confidence).reduce(0, +) / Float(points.count), points: points, groups: groups)
     }
 
-    /// The joints this observation has (all 19).
-    public var availableJointNames: [JointName] { JointName.allCases }
-    /// The groups this observation has (all 7).
-    public var availableJointsGroupNames: [JointsGroupName] { JointsGroupName.allCases }
-
-    /// One joint: the same object as `recognizedPoint(forKey:)` gives for its ``VNRecognizedPointKey``.
-    public func recognizedPoint(_ jointName: JointName) throws -> VNRecognizedPoint {
-        try recognizedPoint(forKey: VNRecognizedPointKey(rawValue: jointName.rawValue))
-    }
-
-    /// The joints of a group, by name.
-    public func recognizedPoints(_ jointsGroupName: JointsGroupName) throws -> [JointName: VNRecognizedPoint] {
-        var out: [JointName: VNRecognizedPoint] = [:]
-        for joint in jointsGroupName.jointNames { out[joint] = try recognizedPoint(joint) }
-        return out
-    }
 
     /// A joint in metres around the root, from BlazePose's world landmarks (Vision needs a separate 3D
     /// request for this). Not subject to the confidence rule: a joint that was not found still has a position.
@@ -179,12 +161,8 @@ public final class VNDetectHumanBodyPoseRequest: VNRequest, @unchecked Sendable 
     public var bodyResults: [VNHumanBodyPoseObservation]? { results?.compactMap { $0 as? VNHumanBodyPoseObservation } }
 
     override func perform(on image: Image) throws -> [VNObservation] {
-        let result = try landmarker.detect(image, settings: [maximumPeopleCount, model, threadCount]) {
-            let options = PoseLandmarkerOptions()
-            options.numPoses = maximumPeopleCount
-            options.model = model
-            options.baseOptions.threadCount = threadCount
-            return try PoseLandmarker(options: options)
+        let result = try landmarker.detect(image, threadCount: threadCount, settings: [maximumPeopleCount, model]) { options in
+            (options.numPoses, options.model) = (maximumPeopleCount, model)
         }
         return zip(result.landmarks, result.worldLandmarks).map { VNHumanBodyPoseObservation(landmarks: $0, worldLandmarks: $1) }
     }

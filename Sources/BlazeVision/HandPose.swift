@@ -18,7 +18,7 @@ public enum VNChirality: Int, Sendable, Codable, Hashable {
 /// `HandLandmarkerOptions.minHandPresenceConfidence`, 0.5, or the hand would not be reported), except for a
 /// joint whose location lies outside the image: that one has confidence **0**, as Vision reports for joints
 /// it did not find, and keeps its estimated location. The observation's own confidence is the presence score.
-public final class VNHumanHandPoseObservation: VNRecognizedPointsObservation, @unchecked Sendable {
+public final class VNHumanHandPoseObservation: VNRecognizedPointsObservation, JointNamedObservation, @unchecked Sendable {
     /// Joint names, with Vision's raw values (those of its `VNHumanHandPoseObservation.JointName` constants and
     /// of the iOS 14 `VNRecognizedPointKey.handLandmarkKey…` keys), in MediaPipe's landmark order.
     public enum JointName: String, CaseIterable, Sendable, Codable, Hashable {
@@ -70,7 +70,7 @@ public final class VNHumanHandPoseObservation: VNRecognizedPointsObservation, @u
     }
 
     /// Finger groups, with Vision's raw values and membership (the wrist is only in ``all``).
-    public enum JointsGroupName: String, CaseIterable, Sendable, Codable, Hashable {
+    public enum JointsGroupName: String, CaseIterable, Sendable, Codable, Hashable, JointsGroup {
         /// The thumb's four joints.
         case thumb = "VNHLRKT"
         /// The index finger's four joints.
@@ -117,28 +117,10 @@ public final class VNHumanHandPoseObservation: VNRecognizedPointsObservation, @u
         case "Right": chirality = .right
         default: chirality = .unknown
         }
-        let groups = JointsGroupName.allCases.filter { $0 != .all }.map {
-            (VNRecognizedPointGroupKey(rawValue: $0.rawValue), $0.jointNames.map { VNRecognizedPointKey(rawValue: $0.rawValue) })
-        }
+        let groups = Self.pointGroups
         super.init(confidence: presence, points: points, groups: groups)
     }
 
-    /// The joints this observation has (all 21).
-    public var availableJointNames: [JointName] { JointName.allCases }
-    /// The groups this observation has (all 6).
-    public var availableJointsGroupNames: [JointsGroupName] { JointsGroupName.allCases }
-
-    /// One joint: the same object as `recognizedPoint(forKey:)` gives for its ``VNRecognizedPointKey``.
-    public func recognizedPoint(_ jointName: JointName) throws -> VNRecognizedPoint {
-        try recognizedPoint(forKey: VNRecognizedPointKey(rawValue: jointName.rawValue))
-    }
-
-    /// The joints of a group, by name.
-    public func recognizedPoints(_ jointsGroupName: JointsGroupName) throws -> [JointName: VNRecognizedPoint] {
-        var out: [JointName: VNRecognizedPoint] = [:]
-        for joint in jointsGroupName.jointNames { out[joint] = try recognizedPoint(joint) }
-        return out
-    }
 }
 
 /// Finds hands (`VNDetectHumanHandPoseRequest`), one observation per hand.
@@ -155,12 +137,8 @@ public final class VNDetectHumanHandPoseRequest: VNRequest, @unchecked Sendable 
     public var handResults: [VNHumanHandPoseObservation]? { results?.compactMap { $0 as? VNHumanHandPoseObservation } }
 
     override func perform(on image: Image) throws -> [VNObservation] {
-        let result = try landmarker.detect(image, settings: [maximumHandCount, model, threadCount]) {
-            let options = HandLandmarkerOptions()
-            options.numHands = maximumHandCount
-            options.model = model
-            options.baseOptions.threadCount = threadCount
-            return try HandLandmarker(options: options)
+        let result = try landmarker.detect(image, threadCount: threadCount, settings: [maximumHandCount, model]) { options in
+            (options.numHands, options.model) = (maximumHandCount, model)
         }
         return result.landmarks.indices.map {
             VNHumanHandPoseObservation(landmarks: result.landmarks[$0], handedness: result.handedness[$0].first)

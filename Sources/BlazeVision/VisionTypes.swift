@@ -273,15 +273,63 @@ final class RequestLandmarker<Definition: TaskDefinition>: @unchecked Sendable {
     private var settings: [AnyHashable] = []
     private let lock = NSLock()
 
-    /// `image` through the landmarker made for `settings` (by `make`, when they differ from the last ones).
-    func detect(_ image: Image, settings: [AnyHashable], make: () throws -> LandmarkerTask<Definition>) throws -> Definition.Result {
+    /// `image` through the landmarker made for `threadCount` and `settings` (made again, with default options
+    /// that `configure` sets, when they differ from the last ones).
+    func detect(_ image: Image, threadCount: Int, settings: [AnyHashable],
+                configure: (Definition.Options) -> Void) throws -> Definition.Result {
         lock.lock()
         defer { lock.unlock() }
+        let settings = settings + [threadCount]
         if task == nil || settings != self.settings {
             task = nil
-            task = try make()
+            let options = Definition.Options()
+            options.baseOptions.threadCount = threadCount
+            configure(options)
+            task = try LandmarkerTask<Definition>(options: options)
             self.settings = settings
         }
         return try task!.detect(image: image)
+    }
+}
+
+/// A group of named joints (`VNHumanBodyPoseObservation.JointsGroupName`, `VNHumanHandPoseObservation.JointsGroupName`).
+public protocol JointsGroup: RawRepresentable, CaseIterable, Hashable where RawValue == String, AllCases == [Self] {
+    associatedtype Joint
+    /// The group of every joint.
+    static var all: Self { get }
+    /// The joints in the group.
+    var jointNames: [Joint] { get }
+}
+
+/// What Vision's body and hand pose observations share: joints and groups named by string-backed enums, and
+/// the lookups by those names.
+public protocol JointNamedObservation: VNRecognizedPointsObservation {
+    associatedtype JointName: RawRepresentable, CaseIterable, Hashable where JointName.RawValue == String, JointName.AllCases == [JointName]
+    associatedtype JointsGroupName: JointsGroup where JointsGroupName.Joint == JointName
+}
+
+extension JointNamedObservation {
+    /// The joints this observation has (all of them).
+    public var availableJointNames: [JointName] { JointName.allCases }
+    /// The groups this observation has (all of them).
+    public var availableJointsGroupNames: [JointsGroupName] { JointsGroupName.allCases }
+
+    /// One joint: the same object as `recognizedPoint(forKey:)` gives for its ``VNRecognizedPointKey``.
+    public func recognizedPoint(_ jointName: JointName) throws -> VNRecognizedPoint {
+        try recognizedPoint(forKey: VNRecognizedPointKey(rawValue: jointName.rawValue))
+    }
+
+    /// The joints of a group, by name.
+    public func recognizedPoints(_ jointsGroupName: JointsGroupName) throws -> [JointName: VNRecognizedPoint] {
+        var out: [JointName: VNRecognizedPoint] = [:]
+        for joint in jointsGroupName.jointNames { out[joint] = try recognizedPoint(joint) }
+        return out
+    }
+
+    /// Every group but `.all`, as keys, for `VNRecognizedPointsObservation`'s group lookups.
+    static var pointGroups: [(VNRecognizedPointGroupKey, [VNRecognizedPointKey])] {
+        JointsGroupName.allCases.filter { $0 != .all }.map {
+            (VNRecognizedPointGroupKey(rawValue: $0.rawValue), $0.jointNames.map { VNRecognizedPointKey(rawValue: $0.rawValue) })
+        }
     }
 }

@@ -86,7 +86,12 @@ struct HandReference: Decodable, Sendable, CustomStringConvertible {
         let result = try landmarker.detect(image: image)
         #expect(try JSONDecoder().decode(HandLandmarkerResult.self, from: JSONEncoder().encode(result)) == result)
         #expect(HandLandmarkName.allCases.count == 21)
-        #expect(result.landmarks.first?[HandLandmarkName.indexFingerTip.rawValue] != nil)
+        // The landmark named indexFingerTip is MediaPipe's (index 8), where MediaPipe puts it.
+        #expect(HandLandmarkName.indexFingerTip.rawValue == 8)
+        let reference = try #require(HandReference.load("full").first { $0.image == "onehand10k_1402.png" }?.hands.first)
+        let tip = try #require(result.landmarks.first?[HandLandmarkName.indexFingerTip.rawValue])
+        #expect(abs(tip.x - reference.landmarks[8][0]) <= 0.002 && abs(tip.y - reference.landmarks[8][1]) <= 0.002,
+                "index finger tip \(tip) vs \(reference.landmarks[8])")
     }
 }
 

@@ -93,7 +93,12 @@ struct PoseReference: Decodable, Sendable, CustomStringConvertible {
         let result = try landmarker.detect(image: image)
         let decoded = try JSONDecoder().decode(PoseLandmarkerResult.self, from: JSONEncoder().encode(result))
         #expect(decoded == result)
-        #expect(result.landmarks.first?[PoseLandmarkName.leftWrist.rawValue] != nil)
+        // The landmark named leftWrist is MediaPipe's left wrist (index 15), where MediaPipe puts it.
+        #expect(PoseLandmarkName.leftWrist.rawValue == 15 && PoseLandmarkName.allCases.count == 33)
+        let reference = try #require(PoseReference.load("full").first { $0.image == "mpii_052475643.png" }?.poses.first)
+        let wrist = try #require(result.landmarks.first?[PoseLandmarkName.leftWrist.rawValue])
+        let expected = reference.landmarks[15]
+        #expect(abs(wrist.x - expected[0]) <= 0.002 && abs(wrist.y - expected[1]) <= 0.002, "left wrist \(wrist) vs \(expected)")
     }
 }
 
@@ -133,7 +138,14 @@ struct PoseReference: Decodable, Sendable, CustomStringConvertible {
         let options = PoseLandmarkerOptions()
         options.baseOptions.modelAssetPath = dir
         options.model = .lite
-        _ = try PoseLandmarker(options: options)
+        let fromDirectory = try PoseLandmarker(options: options)
+        // The directory's files are the built-in ones, so the results are the built-in lite model's, bit for bit.
+        let builtin = PoseLandmarkerOptions()
+        builtin.model = .lite
+        let image = try Image(contentsOfPNGFile: PoseReference.directory.appendingPathComponent("mpii_052475643.png").path)
+        let result = try fromDirectory.detect(image: image)
+        #expect(result.landmarks.count == 1)
+        #expect(result == (try PoseLandmarker(options: builtin).detect(image: image)))
     }
 
     @Test func wrongRunningModeIsAnError() throws {
