@@ -34,8 +34,14 @@ let package = Package(
         .library(name: "BlazeMLKit", targets: ["BlazeMLKit"]),
         .library(name: "BlazeVision", targets: ["BlazeVision"]),
         .library(name: "BlazeVideo", targets: ["BlazeVideo"]),
+        // The engine, for programs that go below the task API (each imported explicitly; `import BlazeKit`
+        // does not re-export them).
         .library(name: "BlazeRuntime", targets: ["BlazeRuntime"]),
         .library(name: "BlazeModelFormat", targets: ["BlazeModelFormat"]),
+        .library(name: "BlazeStages", targets: ["BlazeStages"]),
+        .library(name: "BlazeTracking", targets: ["BlazeTracking"]),
+        .library(name: "BlazeImage", targets: ["BlazeImage"]),
+        .library(name: "BlazeKernels", targets: ["BlazeKernels"]),
         .executable(name: "blaze", targets: ["blaze"]),
         .executable(name: "blaze-convert", targets: ["blaze-convert"]),
         .executable(name: "blaze-bench", targets: ["blaze-bench"]),
