@@ -112,13 +112,13 @@ private func makeImage(_ pointer: UnsafePointer<blazekit_image>?) throws -> Imag
         throw argument("image->orientation \(orientationNames[Int(image.orientation)]) is not supported: mirrored orientations are refused, as MediaPipe does")
     }
     let packed = width * format.bytesPerPixel
-    let stride = image.bytes_per_row == 0 ? packed : Int(bitPattern: UInt(image.bytes_per_row))
+    let stride = image.bytes_per_row == 0 ? packed : image.bytes_per_row
     guard stride >= packed, stride <= 1 << 31 else {
-        throw argument("image->bytes_per_row is \(image.bytes_per_row); expected \(packed)…\(1 << 31) (width \(width) × \(format.bytesPerPixel) bytes, or 0 for packed rows)")
+        throw argument("image->bytes_per_row is \(image.bytes_per_row); expected \(packed)…\(1 << 31) as a size_t (width \(width) × \(format.bytesPerPixel) bytes, or 0 for packed rows)")
     }
     let needed = stride * (height - 1) + packed   // ≤ 2^31 · 2^14 + 2^16: no overflow on 64 bits
     guard let pixels = image.pixels else { throw argument("image->pixels is NULL") }
-    let count = Int(bitPattern: UInt(image.byte_count))
+    let count = image.byte_count
     guard count >= needed else {
         throw argument("image->byte_count is \(image.byte_count); expected at least \(needed) (bytes_per_row \(stride) × \(height - 1) rows + \(packed))")
     }
@@ -469,7 +469,7 @@ public func blazekit_pose_landmarker_create_impl(_ options: UnsafePointer<blazek
                                                  ("min_pose_presence_confidence", o.min_pose_presence_confidence),
                                                  ("min_tracking_confidence", o.min_tracking_confidence)])
         let source = try ModelSource(path: o.model_asset_path, buffer: o.model_asset_buffer,
-                                     size: Int(bitPattern: UInt(o.model_asset_buffer_size)))
+                                     size: o.model_asset_buffer_size)
         defer { source.cleanUp() }
         let swift = PoseLandmarkerOptions()
         swift.baseOptions.modelAssetPath = source.path
@@ -589,7 +589,7 @@ public func blazekit_hand_landmarker_create_impl(_ options: UnsafePointer<blazek
                                                  ("min_hand_presence_confidence", o.min_hand_presence_confidence),
                                                  ("min_tracking_confidence", o.min_tracking_confidence)])
         let source = try ModelSource(path: o.model_asset_path, buffer: o.model_asset_buffer,
-                                     size: Int(bitPattern: UInt(o.model_asset_buffer_size)))
+                                     size: o.model_asset_buffer_size)
         defer { source.cleanUp() }
         let swift = HandLandmarkerOptions()
         swift.baseOptions.modelAssetPath = source.path
