@@ -52,6 +52,10 @@ build_all() {  # suffix, extra flags...
   $CC "${common[@]}" "$@" Tests/C/test_blazekit.c -o "$out/test_blazekit$suffix" -lblazekit -lopenblas -lpthread -lm
   $CXX -std=c++17 -Wall -Wextra -Werror -O1 -g -I"$inc" -L"$lib" -Wl,-rpath,"$lib" "$@" Tests/C/test_cpp.cpp \
     -o "$out/test_cpp$suffix" -lblazekit
+  mkdir -p "$out/isolated"
+  cp "$lib/libblazekit.so" "$out/isolated/"
+  $CC -std=c11 -Wall -Wextra -Werror -O1 -g -I"$inc" "$@" Tests/C/test_isolated.c -o "$out/test_isolated$suffix" \
+    -L"$out/isolated" -Wl,-rpath,"$PWD/$out/isolated" -lblazekit
   for ex in Examples/C/*.c; do
     $CC "${common[@]}" "$@" "$ex" -o "$out/$(basename "$ex" .c)$suffix" -lblazekit -lpthread
   done
@@ -65,8 +69,13 @@ examples() {  # suffix
   run "example hand_video$s" "$out/hand_video$s" Tests/BlazeKitTests/Fixtures/hand/panoptic_ex2_2.flv_000040_l.png Tests/BlazeKitTests/Fixtures/hand/onehand10k_33.png
   run "example hand_live_stream$s" "$out/hand_live_stream$s" Tests/BlazeKitTests/Fixtures/hand/panoptic_ex2_2.flv_000040_l.png
 }
+# A private TMPDIR: model buffers and single-model links are written there, and must be gone afterwards.
+export TMPDIR="$PWD/$out/tmp"
+rm -rf "$TMPDIR"
+mkdir -p "$TMPDIR"
 build_all ""
 run "C tests" "$out/test_blazekit"
+run "library without its built-in models" "$out/test_isolated"
 run "C++ header test" "$out/test_cpp"
 examples ""
 if [ $asan = 1 ]; then
@@ -74,7 +83,14 @@ if [ $asan = 1 ]; then
   export ASAN_OPTIONS=detect_leaks=1
   run "C tests (ASan)" "$out/test_blazekit-asan"
   run "C++ header test (ASan)" "$out/test_cpp-asan"
+  run "library without its built-in models (ASan)" "$out/test_isolated-asan"
   examples "-asan"
+fi
+if [ -n "$(ls -A "$TMPDIR")" ]; then
+  echo "FAIL temporary files left in TMPDIR: $(ls "$TMPDIR")"
+  total_failed=$((total_failed + 1))
+else
+  total_passed=$((total_passed + 1))
 fi
 echo "C ABI: $total_passed passed, $total_failed failed"
 [ $status = 0 ] && [ $total_failed = 0 ]

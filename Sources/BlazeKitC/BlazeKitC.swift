@@ -229,13 +229,52 @@ public func blazekit_hand_result_free_impl(_ result: UnsafeMutablePointer<blazek
 
 // MARK: - Models
 
-/// The model named by the C options: a path (copied), a buffer written to a private temporary file that
-/// is removed once the landmarker is created, or nil for the built-in networks.
-private struct ModelSource {
-    var path: String?
-    var temporaryFile: String?
+/// The file names of a task's two networks, as the built-in models and model directories name them.
+struct ModelNames {
+    var detector: String
+    var landmarks: String
+}
 
-    init(path: UnsafePointer<CChar>?, buffer: UnsafeRawPointer?, size: Int) throws {
+/// The directory holding the built-in converted models, found next to this library (the package's
+/// resource bundle sits beside libblazekit.so in the build folder; the Python wheel puts it there too), or
+/// next to the executable. Resolved here rather than through BlazeKit's resource lookup, which stops the
+/// process when the bundle is missing (a library copied elsewhere).
+private let builtinModelDirectory: String? = {
+    var candidates: [String] = []
+    if let name = blazekit_internal_library_path() {
+        candidates.append((String(cString: name) as NSString).deletingLastPathComponent)
+    }
+    candidates.append(Bundle.main.bundleURL.path)
+    for dir in candidates {
+        let bkm = "\(dir)/BlazeKit_BlazeModels.resources/bkm"
+        if FileManager.default.fileExists(atPath: "\(bkm)/pose_detection.bkm") { return bkm }
+    }
+    return nil
+}()
+
+/// The model named by the C options, as a path BlazeKit's task API takes without looking for its own
+/// resources: a `.task` bundle or a directory as given; the built-in models' directory; or, for a single
+/// converted landmark model (a path, or a buffer), a private temporary directory linking it and the built-in
+/// detector under their built-in names. A buffer is first written to a private temporary file. Whatever was
+/// made is removed once the landmarker is created (a converted model stays mapped; a bundle is read in full).
+private final class ModelSource {
+    private(set) var path: String = ""
+    private var temporaryFiles: [String] = []
+    private var temporaryDirectory: String?
+    /// What error messages call the model: the caller's path, or `<model_asset_buffer>`.
+    private var shownName: String?
+
+    init(path given: UnsafePointer<CChar>?, buffer: UnsafeRawPointer?, size: Int, names: ModelNames) throws {
+        do {
+            try resolve(path: given.map { String(cString: $0) }, buffer: buffer, size: size, names: names)
+        } catch {
+            cleanUp()
+            throw error
+        }
+    }
+
+    private func resolve(path given: String?, buffer: UnsafeRawPointer?, size: Int, names: ModelNames) throws {
+        var landmarkFile: String
         if let buffer {
             guard size > 0 else { throw option("model_asset_buffer_size", expected: "> 0 with a model_asset_buffer", found: "0") }
             guard size <= 1 << 31 else {
@@ -243,42 +282,90 @@ private struct ModelSource {
             }
             let bytes = UnsafeRawBufferPointer(start: buffer, count: size)
             let isZip = size >= 4 && bytes[0] == 0x50 && bytes[1] == 0x4B && bytes[2] == 3 && bytes[3] == 4
-            let suffix = isZip ? ".task" : ".bkm"
-            let dir = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-            var template = Array("\(dir)/blazekit-model-XXXXXX\(suffix)".utf8CString)
-            let fd = template.withUnsafeMutableBufferPointer { mkstemps($0.baseAddress!, Int32(suffix.utf8.count)) }
-            guard fd >= 0 else {
-                throw CFailure(BLAZEKIT_ERROR_MODEL, "model_asset_buffer: cannot create a temporary file in \(dir): \(String(cString: strerror(errno)))")
-            }
-            let file = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-            var offset = 0
-            while offset < size {
-                let n = write(fd, buffer + offset, size - offset)
-                if n < 0 && errno == EINTR { continue }
-                guard n > 0 else {
-                    let reason = String(cString: strerror(errno))
-                    close(fd)
-                    unlink(file)
-                    throw CFailure(BLAZEKIT_ERROR_MODEL, "model_asset_buffer: cannot write a temporary copy in \(dir): \(reason)")
-                }
-                offset += n
-            }
-            close(fd)
-            (self.path, temporaryFile) = (file, file)
+            let file = try writeTemporary(bytes, suffix: isZip ? ".task" : ".bkm")
+            shownName = "<model_asset_buffer>"
+            if isZip { path = file; return }
+            landmarkFile = file
         } else if size != 0 {
             throw option("model_asset_buffer", expected: "a buffer when model_asset_buffer_size is \(size)", found: "NULL")
+        } else if let given {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: given, isDirectory: &isDirectory) else {
+                throw CFailure(BLAZEKIT_ERROR_MODEL, "model \(given): no such file or directory")
+            }
+            path = given
+            if isDirectory.boolValue || given.lowercased().hasSuffix(".task") { return }
+            shownName = given
+            landmarkFile = given
         } else {
-            self.path = path.map { String(cString: $0) }
+            guard let builtin = builtinModelDirectory else { throw Self.noBuiltins() }
+            path = builtin
+            return
         }
+        // A single converted landmark model: pair it with the built-in detector in a directory of links.
+        guard let builtin = builtinModelDirectory else { throw Self.noBuiltins() }
+        var template = Array("\(Self.temporaryRoot)/blazekit-models-XXXXXX".utf8CString)
+        guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
+            throw CFailure(BLAZEKIT_ERROR_MODEL, "cannot create a temporary directory in \(Self.temporaryRoot): \(String(cString: strerror(errno)))")
+        }
+        let dir = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        temporaryDirectory = dir
+        if !landmarkFile.hasPrefix("/") { landmarkFile = FileManager.default.currentDirectoryPath + "/" + landmarkFile }
+        for (target, name) in [("\(builtin)/\(names.detector)", names.detector), (landmarkFile, names.landmarks)] {
+            guard symlink(target, "\(dir)/\(name)") == 0 else {
+                throw CFailure(BLAZEKIT_ERROR_MODEL, "cannot link \(name) in \(dir): \(String(cString: strerror(errno)))")
+            }
+            temporaryFiles.append("\(dir)/\(name)")
+        }
+        path = dir
     }
 
-    /// Removes the temporary copy (a converted model stays mapped; a bundle was read in full).
-    func cleanUp() { if let temporaryFile { unlink(temporaryFile) } }
+    private static func noBuiltins() -> CFailure {
+        CFailure(BLAZEKIT_ERROR_MODEL, "the built-in models were not found (BlazeKit_BlazeModels.resources/bkm next to libblazekit.so); "
+                 + "give model_asset_path or model_asset_buffer a MediaPipe .task bundle or a directory of converted models")
+    }
 
-    /// `message` with the temporary file's name replaced by the option the bytes came from.
+    private static var temporaryRoot: String {
+        ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+    }
+
+    private func writeTemporary(_ bytes: UnsafeRawBufferPointer, suffix: String) throws -> String {
+        let dir = Self.temporaryRoot
+        var template = Array("\(dir)/blazekit-model-XXXXXX\(suffix)".utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemps($0.baseAddress!, Int32(suffix.utf8.count)) }
+        guard fd >= 0 else {
+            throw CFailure(BLAZEKIT_ERROR_MODEL, "model_asset_buffer: cannot create a temporary file in \(dir): \(String(cString: strerror(errno)))")
+        }
+        let file = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        temporaryFiles.append(file)
+        defer { close(fd) }
+        var offset = 0
+        while offset < bytes.count {
+            let n = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else {
+                throw CFailure(BLAZEKIT_ERROR_MODEL, "model_asset_buffer: cannot write a temporary copy in \(dir): \(String(cString: strerror(errno)))")
+            }
+            offset += n
+        }
+        return file
+    }
+
+    /// Removes what was made (links first, then the directory).
+    func cleanUp() {
+        for file in temporaryFiles.reversed() { unlink(file) }
+        temporaryFiles = []
+        if let temporaryDirectory { rmdir(temporaryDirectory) }
+        temporaryDirectory = nil
+    }
+
+    /// `message` with temporary names replaced by what the caller gave.
     func describe(_ message: String) -> String {
-        guard let temporaryFile else { return message }
-        return message.replacingOccurrences(of: temporaryFile, with: "<model_asset_buffer>")
+        guard let shownName else { return message }
+        var message = message
+        if let temporaryDirectory { message = message.replacingOccurrences(of: temporaryDirectory, with: shownName) }
+        for file in temporaryFiles { message = message.replacingOccurrences(of: file, with: shownName) }
+        return message
     }
 }
 
@@ -469,7 +556,9 @@ public func blazekit_pose_landmarker_create_impl(_ options: UnsafePointer<blazek
                                                  ("min_pose_presence_confidence", o.min_pose_presence_confidence),
                                                  ("min_tracking_confidence", o.min_tracking_confidence)])
         let source = try ModelSource(path: o.model_asset_path, buffer: o.model_asset_buffer,
-                                     size: o.model_asset_buffer_size)
+                                     size: o.model_asset_buffer_size,
+                                     names: ModelNames(detector: "pose_detection.bkm",
+                                                       landmarks: o.model == Int32(BLAZEKIT_MODEL_LITE.rawValue) ? "pose_landmark_lite.bkm" : "pose_landmark_full.bkm"))
         defer { source.cleanUp() }
         let swift = PoseLandmarkerOptions()
         swift.baseOptions.modelAssetPath = source.path
@@ -589,7 +678,10 @@ public func blazekit_hand_landmarker_create_impl(_ options: UnsafePointer<blazek
                                                  ("min_hand_presence_confidence", o.min_hand_presence_confidence),
                                                  ("min_tracking_confidence", o.min_tracking_confidence)])
         let source = try ModelSource(path: o.model_asset_path, buffer: o.model_asset_buffer,
-                                     size: o.model_asset_buffer_size)
+                                     size: o.model_asset_buffer_size,
+                                     names: o.model == Int32(BLAZEKIT_MODEL_LITE.rawValue)
+                                        ? ModelNames(detector: "palm_detection_lite.bkm", landmarks: "hand_landmark_lite.bkm")
+                                        : ModelNames(detector: "palm_detection_full.bkm", landmarks: "hand_landmark_full.bkm"))
         defer { source.cleanUp() }
         let swift = HandLandmarkerOptions()
         swift.baseOptions.modelAssetPath = source.path

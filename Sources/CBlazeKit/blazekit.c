@@ -1,8 +1,10 @@
 // The parts of the C ABI that are plain C: version, status names, image setup and the per-thread
 // error message. Everything else is Swift (Sources/BlazeKitC).
+#define _GNU_SOURCE
 #include "blazekit.h"
 #include "blazekit_internal.h"
 
+#include <dlfcn.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,4 +66,10 @@ const char *blazekit_last_error_message(void) {
     pthread_once(&error_key_once, make_error_key);
     const char *message = pthread_getspecific(error_key);
     return message ? message : "";
+}
+
+const char *blazekit_internal_library_path(void) {
+    Dl_info info;
+    if (dladdr((void *)&blazekit_internal_library_path, &info) == 0) return NULL;
+    return info.dli_fname;
 }

@@ -225,7 +225,12 @@ typedef void (*blazekit_hand_result_callback)(void *user_data, int32_t status, c
 
 /** Options of a pose landmarker, MediaPipe Tasks' names and defaults. Initialize with
  *  blazekit_pose_landmarker_options_init, then change what you need. The model comes from, in order:
- *  model_asset_buffer (when non-NULL), model_asset_path (when non-NULL), else the built-in networks. */
+ *  model_asset_buffer (when non-NULL), model_asset_path (when non-NULL), else the built-in networks.
+ *  The built-in networks are found in BlazeKit_BlazeModels.resources/bkm next to libblazekit.so (where
+ *  `swift build` and the Python wheel put them); without them, creation from nothing or from a single
+ *  converted landmark model (which uses the built-in detector) fails with BLAZEKIT_ERROR_MODEL.
+ *  A buffer or a single converted model is staged in a private temporary file or directory under $TMPDIR
+ *  (or /tmp), removed before create returns. */
 typedef struct blazekit_pose_landmarker_options {
     size_t struct_size;
     /** A MediaPipe .task bundle, a converted landmark model (.bkm, used with the built-in detector) or

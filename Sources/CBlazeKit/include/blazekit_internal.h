@@ -4,4 +4,6 @@
 #include "blazekit.h"
 /** Stores a copy of `message` as the calling thread's last error (freed at thread exit). */
 void blazekit_internal_set_error(const char *message);
+/** The path of the shared object holding this code (libblazekit.so), or NULL. Static storage. */
+const char *blazekit_internal_library_path(void);
 #endif
