@@ -447,7 +447,12 @@ static void pose_live_cb(void *user, int32_t status, const char *message, const 
     s->last = t;
     int close_now = s->close_in_callback;
     pthread_mutex_unlock(&s->lock);
-    if (close_now) blazekit_pose_landmarker_close(s->self);
+    if (close_now == 1) blazekit_pose_landmarker_close(s->self);
+    if (close_now == 2) {
+        s->close_in_callback = 0;
+        blazekit_pose_landmarker_destroy(s->self);   /* allowed: the handle is freed, this call finishes */
+        s->self = NULL;
+    }
 }
 
 static void test_pose_live_stream(void) {
@@ -502,6 +507,14 @@ static void test_pose_live_stream(void) {
     CHECK(closed, "the callback closed its landmarker");
     CHECK(s2.calls >= 1, "%d calls", s2.calls);
     blazekit_pose_landmarker_destroy(lm);
+    /* Destroy from inside the callback. */
+    live_state s4 = {PTHREAD_MUTEX_INITIALIZER, pthread_self(), 0, 0, 0, 1, 0, -1, 2, NULL};
+    lm = make_pose(BLAZEKIT_RUNNING_MODE_LIVE_STREAM, pose_live_cb, &s4, 0);
+    s4.self = lm;
+    CHECK_STATUS(blazekit_pose_landmarker_detect_async(lm, &image, 1), BLAZEKIT_OK, NULL);
+    for (int i = 0; i < 300 && s4.self; i++) usleep(10000);
+    CHECK(s4.self == NULL && s4.calls == 1, "the callback destroyed its landmarker (%d calls)", s4.calls);
+    usleep(50000);
     live_state s3 = {PTHREAD_MUTEX_INITIALIZER, pthread_self(), 0, 0, 0, 1, 0, -1, 0, NULL};
     lm = make_pose(BLAZEKIT_RUNNING_MODE_LIVE_STREAM, pose_live_cb, &s3, 0);
     for (int t = 1; t <= 3; t++) blazekit_pose_landmarker_detect_async(lm, &image, t);

@@ -215,8 +215,8 @@ typedef enum blazekit_model {
  *  waiting gets no call). On success `status` is BLAZEKIT_OK, `result` non-NULL and `error_message` NULL;
  *  on failure `result` is NULL and `error_message` says why. `result` and `error_message` are valid only
  *  during the call: copy what you keep and do not free them. The callback may call
- *  blazekit_pose_landmarker_close on its own landmarker, but not _destroy. After _close returns, no
- *  callback is running or will be made. */
+ *  blazekit_pose_landmarker_close or _destroy on its own landmarker (after _destroy, it must not use the
+ *  handle again). After _close returns, no callback is running or will be made. */
 typedef void (*blazekit_pose_result_callback)(void *user_data, int32_t status, const char *error_message,
                                               const blazekit_pose_result *result, int64_t timestamp_ms);
 /** Live-stream result of a hand landmarker; same rules as blazekit_pose_result_callback. */
@@ -309,7 +309,7 @@ blazekit_status blazekit_pose_landmarker_detect_async(blazekit_pose_landmarker *
  *  (also from the landmarker's own result callback). */
 blazekit_status blazekit_pose_landmarker_close(blazekit_pose_landmarker *landmarker);
 /** Closes if needed and frees the handle. NULL is a no-op. Not to be called while another thread uses
- *  the landmarker, nor from its result callback; the handle is invalid afterwards. */
+ *  the landmarker (its own result callback may call it); the handle is invalid afterwards. */
 void blazekit_pose_landmarker_destroy(blazekit_pose_landmarker *landmarker);
 
 /** As blazekit_pose_landmarker_detect, for hands. */
