@@ -12,7 +12,7 @@ python3 -m pip wheel -q ./Python -w "$out" --no-deps
 wheel=$(ls "$out"/blazekit-*.whl)
 echo "wheel: $wheel ($(du -h "$wheel" | cut -f1))"
 python3 -m venv "$out/venv"
-"$out/venv/bin/python" -m pip install -q "$wheel" pytest
+"$out/venv/bin/python" -m pip install -q "$wheel" pytest opencv-python-headless
 lib=$("$out/venv/bin/python" -c 'import blazekit, os; print(os.path.join(os.path.dirname(blazekit.__file__), "_lib", "libblazekit.so"))')
 echo "ldd $lib:"
 ldd "$lib" | sed 's/^/  /'

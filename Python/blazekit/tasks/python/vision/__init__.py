@@ -1,5 +1,7 @@
 """BlazeKit's vision tasks with MediaPipe Tasks' Python names."""
 from . import core
+from . import drawing_styles
+from . import drawing_utils
 from . import hand_landmarker
 from . import pose_landmarker
 
