@@ -184,3 +184,21 @@ def test_closed_live_stream_gets_no_callback(pose_image):
     import time
     time.sleep(0.2)
     assert len(calls) == n <= 5
+
+
+def test_thread_count_does_not_change_results(pose_image):
+    results = []
+    for threads in (1, 2, 3):
+        opts = vision.PoseLandmarkerOptions(base_options=python.BaseOptions(model_asset_path=MODELS, thread_count=threads))
+        with vision.PoseLandmarker.create_from_options(opts) as landmarker:
+            results.append(landmarker.detect(pose_image))
+    assert results[0] == results[1] == results[2]
+    with pytest.raises(ValueError, match="thread_count"):
+        vision.PoseLandmarker.create_from_options(
+            vision.PoseLandmarkerOptions(base_options=python.BaseOptions(model_asset_path=MODELS, thread_count=0)))
+
+
+def test_num_threads_environment(monkeypatch):
+    monkeypatch.setenv("BLAZEKIT_NUM_THREADS", "many")
+    with pytest.raises(ValueError, match="BLAZEKIT_NUM_THREADS"):
+        vision.PoseLandmarker.create_from_options(options(vision.PoseLandmarkerOptions))

@@ -16,7 +16,9 @@ HAND = photo_path("hand", "onehand10k_33.png")
 
 
 def make():
-    return vision.HandLandmarker.create_from_options(vision.HandLandmarkerOptions(base_options=python.BaseOptions()))
+    # One thread per inference, so one Python thread uses one core and two can use two.
+    return vision.HandLandmarker.create_from_options(
+        vision.HandLandmarkerOptions(base_options=python.BaseOptions(thread_count=1)))
 
 
 def frames_per_second(n_threads, frames):

@@ -1,5 +1,6 @@
 """What the pose and hand landmarkers share: option checks, running modes, errors, the live stream."""
 import ctypes
+import os
 import threading
 import weakref
 
@@ -80,6 +81,13 @@ class _Landmarker:
         elif path is not None:
             c.model_asset_path = str(path).encode()
         c.running_mode = _MODES[mode]
+        threads = base.thread_count if getattr(base, "thread_count", None) is not None else os.environ.get("BLAZEKIT_NUM_THREADS")
+        if threads is None:
+            threads = min(4, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1))
+        try:
+            c.thread_count = int(threads)
+        except ValueError:
+            raise ValueError(f"BLAZEKIT_NUM_THREADS must be a whole number, got {threads!r}") from None
         fill(c)
         box = {}
         c_callback = None
