@@ -56,9 +56,52 @@ def test_two_threads_run_in_parallel():
         if best >= 1.7:
             break
     ratio = best
-    # 1.7x on an idle 2-core machine; CI machines are shared, so the default bound only proves the GIL is
-    # released (a held GIL gives 1.0x). BLAZEKIT_STRICT_PARALLEL=1 asks for 1.7x.
-    assert ratio >= (1.7 if os.environ.get("BLAZEKIT_STRICT_PARALLEL") == "1" else 1.3)
+    # 2.0x on an idle 2-core machine; on a shared one other processes take the second core, so the ratio is
+    # only asserted with BLAZEKIT_STRICT_PARALLEL=1 (test_gil_released_during_detect proves the mechanism).
+    if os.environ.get("BLAZEKIT_STRICT_PARALLEL") == "1":
+        assert ratio >= 1.7
+
+
+def test_gil_released_during_detect():
+    """A pure-Python thread keeps running while another thread is inside detect. Measured against the same C
+    call made through ctypes.PyDLL, which holds the GIL, at the same moment, so machine load cancels out."""
+    import ctypes
+    from blazekit import _capi
+    held = ctypes.PyDLL(_capi._library_path())
+    held.blazekit_hand_landmarker_detect.restype = ctypes.c_int32
+    held.blazekit_hand_landmarker_detect.argtypes = _capi.lib.blazekit_hand_landmarker_detect.argtypes
+    image = mp.Image.create_from_file(HAND)
+    c_image = image._c_image()
+    landmarker = make()
+
+    def progress(detect):
+        done = threading.Event()
+        count = [0]
+
+        def spin():
+            while not done.is_set():
+                count[0] += 1
+        spinner = threading.Thread(target=spin)
+        spinner.start()
+        for _ in range(15):
+            out = ctypes.POINTER(_capi.HandResult)()
+            assert detect(landmarker._handle, ctypes.byref(c_image), ctypes.byref(out)) == 0
+            _capi.lib.blazekit_hand_result_free(out)
+        done.set()
+        spinner.join()
+        return count[0]
+
+    import sys
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(0.0005)   # a thread that holds the GIL hands it over after 0.5 ms of Python, not 5
+    try:
+        released = progress(_capi.lib.blazekit_hand_landmarker_detect)
+        holding = progress(held.blazekit_hand_landmarker_detect)
+    finally:
+        sys.setswitchinterval(interval)
+        landmarker.close()
+    print(f"\nPython thread's progress during 15 detects: GIL released {released}, GIL held {holding}")
+    assert released > 3 * holding
 
 
 def rss_kib():
@@ -70,7 +113,7 @@ def rss_kib():
 
 
 def test_rss_flat_over_repeated_detect():
-    calls = int(os.environ.get("BLAZEKIT_RSS_CALLS", "2000"))
+    calls = int(os.environ.get("BLAZEKIT_RSS_CALLS", "1000"))
     image = mp.Image.create_from_file(HAND)
     with make() as landmarker:
         for _ in range(200):
