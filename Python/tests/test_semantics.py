@@ -202,3 +202,41 @@ def test_num_threads_environment(monkeypatch):
     monkeypatch.setenv("BLAZEKIT_NUM_THREADS", "many")
     with pytest.raises(ValueError, match="BLAZEKIT_NUM_THREADS"):
         vision.PoseLandmarker.create_from_options(options(vision.PoseLandmarkerOptions))
+
+
+def test_ctypes_layouts_match_the_library():
+    """The library reports its own struct sizes (struct_size); the ctypes mirrors must agree."""
+    import ctypes
+    from blazekit import _capi
+    for Options, init in ((_capi.PoseOptions, _capi.lib.blazekit_pose_landmarker_options_init),
+                          (_capi.HandOptions, _capi.lib.blazekit_hand_landmarker_options_init)):
+        buffer = (ctypes.c_uint8 * 1024)()
+        assert init(ctypes.cast(buffer, ctypes.POINTER(Options))) == 0
+        assert ctypes.c_size_t.from_buffer(buffer).value == ctypes.sizeof(Options)
+    image = mp.Image.create_from_file(POSE)
+    for Task, Options, Result, free in ((vision.PoseLandmarker, vision.PoseLandmarkerOptions, _capi.PoseResult,
+                                         _capi.lib.blazekit_pose_result_free),
+                                        (vision.HandLandmarker, vision.HandLandmarkerOptions, _capi.HandResult,
+                                         _capi.lib.blazekit_hand_result_free)):
+        with Task.create_from_options(options(Options)) as landmarker:
+            out = ctypes.POINTER(Result)()
+            assert landmarker._detect(landmarker._handle, ctypes.byref(image._c_image()), ctypes.byref(out)) == 0
+            assert out.contents.struct_size == ctypes.sizeof(Result)
+            free(out)
+
+
+def test_callback_may_close_its_landmarker(pose_image):
+    import threading
+    done = threading.Event()
+    box = {}
+
+    def callback(result, output_image, timestamp_ms):
+        box["landmarker"].close()
+        done.set()
+
+    box["landmarker"] = vision.PoseLandmarker.create_from_options(
+        options(vision.PoseLandmarkerOptions, running_mode=vision.RunningMode.LIVE_STREAM, result_callback=callback))
+    box["landmarker"].detect_async(pose_image, 1)
+    assert done.wait(30)
+    with pytest.raises(ValueError, match="closed"):
+        box["landmarker"].detect_async(pose_image, 2)
