@@ -3,6 +3,7 @@
 # system C/C++ compiler against it and runs them: once plainly and once under AddressSanitizer.
 #   Tools/ctest.sh            release library, tests + examples, plain + ASan
 #   Tools/ctest.sh --no-asan  skip the ASan pass
+#   BLAZEKIT_CONFIG=debug Tools/ctest.sh   test the debug library (what `swift test` already built; CI uses it)
 # ASan: the C callers are instrumented (-fsanitize=address); the library and the Swift runtime are not, but
 # ASan's allocator replaces malloc/free for the whole process, so a result freed twice, a result array read
 # past its end by a caller, or a pixel buffer shorter than promised is caught. LeakSanitizer stays on
@@ -15,8 +16,9 @@ asan=1
 [ "${1:-}" = "--no-asan" ] && asan=0
 CC=${CC:-cc}
 CXX=${CXX:-c++}
-swift build -c release --product blazekit >/dev/null
-lib=$(swift build -c release --show-bin-path)
+config=${BLAZEKIT_CONFIG:-release}
+swift build -c "$config" --product blazekit >/dev/null
+lib=$(swift build -c "$config" --show-bin-path)
 out=.build/ctest
 mkdir -p "$out"
 inc=Sources/CBlazeKit/include
