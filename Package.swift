@@ -42,6 +42,8 @@ let package = Package(
         .library(name: "BlazeTracking", targets: ["BlazeTracking"]),
         .library(name: "BlazeImage", targets: ["BlazeImage"]),
         .library(name: "BlazeKernels", targets: ["BlazeKernels"]),
+        // The C ABI: libblazekit.so and Sources/CBlazeKit/include/blazekit.h.
+        .library(name: "blazekit", type: .dynamic, targets: ["BlazeKitC"]),
         .executable(name: "blaze", targets: ["blaze"]),
         .executable(name: "blaze-convert", targets: ["blaze-convert"]),
         .executable(name: "blaze-bench", targets: ["blaze-bench"]),
@@ -96,6 +98,12 @@ let package = Package(
         .target(name: "BlazeMLKit", dependencies: ["BlazeKit"], exclude: ["README.md"]),
         // Apple Vision's body and hand pose requests over PoseLandmarker and HandLandmarker.
         .target(name: "BlazeVision", dependencies: ["BlazeKit"], exclude: ["README.md"]),
+
+        // MARK: - C ABI (issue 27)
+        // blazekit.h and the C-only helpers (version, status names, per-thread error message).
+        .target(name: "CBlazeKit", exclude: ["README.md"]),
+        // The C functions over BlazeKit's task API (@_cdecl); the `blazekit` dynamic library.
+        .target(name: "BlazeKitC", dependencies: ["BlazeKit", "CBlazeKit"], exclude: ["README.md"]),
 
         // MARK: - Tools
         .target(name: "BlazeConverter",

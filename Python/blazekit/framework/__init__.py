@@ -1,0 +1,2 @@
+"""MediaPipe's `mediapipe.framework` names the samples use (no protobuf dependency)."""
+from . import formats

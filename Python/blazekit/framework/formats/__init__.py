@@ -1,0 +1,1 @@
+from . import landmark_pb2

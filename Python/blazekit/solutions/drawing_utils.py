@@ -1,0 +1,104 @@
+"""Drawing landmarks on an image (MediaPipe's `mp.solutions.drawing_utils`). Draws with OpenCV, which must be
+installed (`pip install opencv-python`), as MediaPipe's does."""
+import dataclasses
+import math
+from typing import Mapping, Optional, Tuple
+
+import numpy as np
+
+PRESENCE_THRESHOLD = 0.5
+VISIBILITY_THRESHOLD = 0.5
+
+WHITE_COLOR = (224, 224, 224)
+BLACK_COLOR = (0, 0, 0)
+RED_COLOR = (0, 0, 255)
+GREEN_COLOR = (0, 128, 0)
+BLUE_COLOR = (255, 0, 0)
+
+
+@dataclasses.dataclass
+class DrawingSpec:
+    """How to draw a landmark or a connection: BGR color, line thickness (-1 fills), circle radius."""
+    color: Tuple[int, int, int] = WHITE_COLOR
+    thickness: int = 2
+    circle_radius: int = 2
+
+
+def _cv2():
+    try:
+        import cv2
+    except ImportError as e:  # pragma: no cover
+        raise ImportError("blazekit drawing_utils draws with OpenCV: pip install opencv-python") from e
+    return cv2
+
+
+def _normalized_to_pixel_coordinates(x: float, y: float, width: int, height: int) -> Optional[Tuple[int, int]]:
+    """Pixel coordinates of a point normalized to [0, 1], or None outside the image."""
+    def valid(v):
+        return (v > 0 or math.isclose(0, v)) and (v < 1 or math.isclose(1, v))
+    if not (valid(x) and valid(y)):
+        return None
+    return min(math.floor(x * width), width - 1), min(math.floor(y * height), height - 1)
+
+
+def _landmarks(landmark_list):
+    """The landmarks of a NormalizedLandmarkList, or a task result's list of landmarks itself."""
+    return list(landmark_list.landmark) if hasattr(landmark_list, "landmark") else list(landmark_list)
+
+
+def _hidden(landmark) -> bool:
+    """Below the visibility or presence threshold. Protobuf-style landmarks are judged by the fields they
+    have; task-result landmarks by non-zero values (0.0 means unset, as MediaPipe's results give it)."""
+    if hasattr(landmark, "HasField"):
+        return ((landmark.HasField("visibility") and landmark.visibility < VISIBILITY_THRESHOLD)
+                or (landmark.HasField("presence") and landmark.presence < PRESENCE_THRESHOLD))
+    visibility, presence = getattr(landmark, "visibility", None), getattr(landmark, "presence", None)
+    return bool((visibility and visibility < VISIBILITY_THRESHOLD) or (presence and presence < PRESENCE_THRESHOLD))
+
+
+def _endpoints(connection):
+    if hasattr(connection, "start"):
+        return connection.start, connection.end
+    return connection[0], connection[1]
+
+
+def draw_landmarks(image: np.ndarray, landmark_list, connections=None,
+                   landmark_drawing_spec=DrawingSpec(color=RED_COLOR),
+                   connection_drawing_spec=DrawingSpec(), is_drawing_landmarks: bool = True):
+    """Draws the landmarks and the connections between them on a 3-channel image, in place.
+
+    `landmark_list`: a `landmark_pb2.NormalizedLandmarkList` or a result's list of landmarks.
+    `connections`: pairs of landmark indices (tuples, or Connection objects with start/end).
+    The drawing specs are one DrawingSpec or a mapping from landmark index / connection to one."""
+    if not landmark_list:
+        return
+    if image.shape[2] != 3:
+        raise ValueError("Input image must contain three channel bgr data.")
+    cv2 = _cv2()
+    rows, cols, _ = image.shape
+    landmarks = _landmarks(landmark_list)
+    points = {}
+    for idx, landmark in enumerate(landmarks):
+        if _hidden(landmark):
+            continue
+        px = _normalized_to_pixel_coordinates(landmark.x, landmark.y, cols, rows)
+        if px:
+            points[idx] = px
+    if connections:
+        for connection in connections:
+            start, end = _endpoints(connection)
+            if not (0 <= start < len(landmarks) and 0 <= end < len(landmarks)):
+                raise ValueError(f"Landmark index is out of range. Invalid connection from landmark #{start} "
+                                 f"to landmark #{end}.")
+            if start in points and end in points:
+                spec = connection_drawing_spec
+                if isinstance(spec, Mapping):
+                    key = connection if isinstance(connection, tuple) else (start, end)
+                    spec = spec.get(key) or DrawingSpec()
+                cv2.line(image, points[start], points[end], spec.color, spec.thickness)
+    if is_drawing_landmarks and landmark_drawing_spec:
+        for idx, px in points.items():
+            spec = landmark_drawing_spec[idx] if isinstance(landmark_drawing_spec, Mapping) else landmark_drawing_spec
+            border = max(spec.circle_radius + 1, int(spec.circle_radius * 1.2))
+            cv2.circle(image, px, border, WHITE_COLOR, spec.thickness)
+            cv2.circle(image, px, spec.circle_radius, spec.color, spec.thickness)

@@ -1,0 +1,1 @@
+"""BlazeKit tasks (MediaPipe's mediapipe.tasks): `from blazekit.tasks import python`."""

@@ -1,0 +1,5 @@
+from . import category
+from . import landmark
+Category = category.Category
+Landmark = landmark.Landmark
+NormalizedLandmark = landmark.NormalizedLandmark

@@ -1,0 +1,22 @@
+"""BaseOptions (MediaPipe's tasks.python.core.base_options)."""
+import dataclasses
+import enum
+from typing import Optional
+
+
+@dataclasses.dataclass
+class BaseOptions:
+    """Where the model comes from: a path (a MediaPipe .task bundle, a converted .bkm landmark model or a
+    directory of converted models) or the bytes of one. Neither: BlazeKit's built-in models.
+    `delegate` is accepted for compatibility; BlazeKit runs on the CPU. `thread_count` (BlazeKit's addition):
+    threads one inference may use, 1-64; None takes $BLAZEKIT_NUM_THREADS, else the processors this process may
+    run on, at most 4 (MediaPipe too picks its threads itself). Results do not depend on it."""
+
+    class Delegate(enum.Enum):
+        CPU = 0
+        GPU = 1
+
+    model_asset_path: Optional[str] = None
+    model_asset_buffer: Optional[bytes] = None
+    delegate: Optional["BaseOptions.Delegate"] = None
+    thread_count: Optional[int] = None

@@ -1,0 +1,1 @@
+from . import vision_task_running_mode

@@ -1,0 +1,95 @@
+"""The helpers MediaPipe's samples use besides the task API: landmark_pb2 containers, mp.solutions drawing
+and connections, and the newer samples' mp.tasks.vision spelling."""
+import numpy as np
+import pytest
+
+import blazekit as mp
+from blazekit.framework.formats import landmark_pb2
+from blazekit.tasks import python
+from blazekit.tasks.python import vision
+
+from conftest import photo_path
+
+cv2 = pytest.importorskip("cv2")
+
+
+@pytest.fixture(scope="module")
+def pose_result():
+    image = mp.Image.create_from_file(photo_path("pose", "mpii_052475643.png"))
+    with vision.PoseLandmarker.create_from_options(vision.PoseLandmarkerOptions(base_options=python.BaseOptions())) as lm:
+        return image, lm.detect(image)
+
+
+@pytest.fixture(scope="module")
+def hand_result():
+    image = mp.Image.create_from_file(photo_path("hand", "panoptic_ex2_2.flv_000040_l.png"))
+    options = vision.HandLandmarkerOptions(base_options=python.BaseOptions(), num_hands=2)
+    with vision.HandLandmarker.create_from_options(options) as lm:
+        return image, lm.detect(image)
+
+
+def test_landmark_pb2():
+    lst = landmark_pb2.NormalizedLandmarkList()
+    assert not lst
+    lst.landmark.extend([landmark_pb2.NormalizedLandmark(x=0.5, y=0.25, z=0.1)])
+    p = lst.landmark.add(x=1, y=2)
+    assert len(lst) == 2 and lst.landmark[0].x == 0.5 and p.z == 0.0
+    assert not lst.landmark[0].HasField("visibility") and lst.landmark[0].HasField("x")
+    lst.landmark[0].visibility = 0.9
+    assert lst.landmark[0].HasField("visibility") and lst.landmark[0].visibility == 0.9
+    with pytest.raises(ValueError):
+        landmark_pb2.NormalizedLandmark(w=1)
+
+
+def _proto(landmarks):
+    proto = landmark_pb2.NormalizedLandmarkList()
+    proto.landmark.extend([landmark_pb2.NormalizedLandmark(x=l.x, y=l.y, z=l.z) for l in landmarks])
+    return proto
+
+
+def test_notebook_style_pose_drawing(pose_result):
+    image, result = pose_result
+    annotated = np.copy(image.numpy_view())
+    for landmarks in result.pose_landmarks:
+        mp.solutions.drawing_utils.draw_landmarks(annotated, _proto(landmarks), mp.solutions.pose.POSE_CONNECTIONS,
+                                                  mp.solutions.drawing_styles.get_default_pose_landmarks_style())
+    changed = (annotated != image.numpy_view()).any(axis=2).sum()
+    assert changed > 500, changed
+
+
+def test_notebook_style_hand_drawing(hand_result):
+    image, result = hand_result
+    annotated = np.copy(image.numpy_view())
+    for landmarks in result.hand_landmarks:
+        mp.solutions.drawing_utils.draw_landmarks(annotated, _proto(landmarks), mp.solutions.hands.HAND_CONNECTIONS,
+                                                  mp.solutions.drawing_styles.get_default_hand_landmarks_style(),
+                                                  mp.solutions.drawing_styles.get_default_hand_connections_style())
+    assert (annotated != image.numpy_view()).any(axis=2).sum() > 200
+
+
+def test_newer_spelling_draws_result_lists_directly(pose_result, hand_result):
+    image, result = pose_result
+    a = np.copy(image.numpy_view())
+    mp.tasks.vision.drawing_utils.draw_landmarks(a, result.pose_landmarks[0], vision.PoseLandmarksConnections.POSE_LANDMARKS,
+                                                 mp.tasks.vision.drawing_styles.get_default_pose_landmarks_style())
+    assert (a != image.numpy_view()).any(axis=2).sum() > 500
+    image, result = hand_result
+    b = np.copy(image.numpy_view())
+    mp.tasks.vision.drawing_utils.draw_landmarks(b, result.hand_landmarks[0], vision.HandLandmarksConnections.HAND_CONNECTIONS,
+                                                 mp.tasks.vision.drawing_styles.get_default_hand_landmarks_style(),
+                                                 mp.tasks.vision.drawing_styles.get_default_hand_connections_style())
+    assert (b != image.numpy_view()).any(axis=2).sum() > 200
+
+
+def test_drawing_refuses_bad_input():
+    proto = _proto([landmark_pb2.NormalizedLandmark(x=0.5, y=0.5)])
+    with pytest.raises(ValueError, match="three channel"):
+        mp.solutions.drawing_utils.draw_landmarks(np.zeros((4, 4, 4), np.uint8), proto)
+    with pytest.raises(ValueError, match="out of range"):
+        mp.solutions.drawing_utils.draw_landmarks(np.zeros((4, 4, 3), np.uint8), proto, [(0, 5)])
+    mp.solutions.drawing_utils.draw_landmarks(np.zeros((4, 4, 3), np.uint8), landmark_pb2.NormalizedLandmarkList())
+
+
+def test_connection_sets():
+    assert len(mp.solutions.pose.POSE_CONNECTIONS) == 35 and len(mp.solutions.hands.HAND_CONNECTIONS) == 21
+    assert mp.solutions.pose.PoseLandmark.RIGHT_FOOT_INDEX == 32 and mp.solutions.hands.HandLandmark.PINKY_TIP == 20
