@@ -679,12 +679,9 @@ static void test_threads(void) {
 }
 
 /* The library must leave the host's process-wide state alone: environment, signal handlers, OpenBLAS's
- * thread count. KNOWN FAILURE on this branch: creating a landmarker still runs BLASKernelSelection
- * (openblas_set_num_threads(1)); it leaves the library path on main. Counted as an expected failure
- * unless BLAZEKIT_STRICT_HOST_STATE=1. */
+ * thread count (BlazeKit tunes OpenBLAS only through ProcessTuning, which no library path calls). */
 static void test_host_state(void) {
     current = "host_state";
-    int strict = getenv("BLAZEKIT_STRICT_HOST_STATE") && strcmp(getenv("BLAZEKIT_STRICT_HOST_STATE"), "1") == 0;
     openblas_set_num_threads(2);
     int threads_before = openblas_get_num_threads();
     const char *coretype = getenv("OPENBLAS_CORETYPE");
@@ -718,14 +715,8 @@ static void test_host_state(void) {
     }
     CHECK(same_handlers, "signal handlers unchanged");
     int threads_after = openblas_get_num_threads();
-    if (threads_after == threads_before) passed++;
-    else if (strict) { failed++; printf("FAIL host_state: openblas_get_num_threads() is %d after create+detect, was %d\n", threads_after, threads_before); }
-    else {
-        xfailed++;
-        printf("XFAIL host_state: openblas_get_num_threads() is %d after create+detect, was %d "
-               "(known: BLASKernelSelection still runs when a landmarker is created; strict with BLAZEKIT_STRICT_HOST_STATE=1)\n",
-               threads_after, threads_before);
-    }
+    CHECK(threads_after == threads_before && threads_after == 2,
+          "openblas_get_num_threads() is %d after create+detect, was %d", threads_after, threads_before);
 }
 
 /* Crash handlers found at the start of main, before any blazekit call: the host installed none, so any
