@@ -10,7 +10,7 @@ struct BlazeBench: ParsableCommand {
         commandName: "blaze-bench",
         abstract: "Times BlazeKit's models on this machine.",
         subcommands: [ModelsBenchmark.self, PipelineBenchmark.self, LiveStreamBenchmark.self, CropBenchmark.self,
-                      KernelBenchmark.self, VideoBenchmark.self])
+                      KernelBenchmark.self, VideoBenchmark.self, FrameDump.self])
 }
 
 struct ModelsBenchmark: ParsableCommand {
