@@ -110,7 +110,7 @@ public struct YUV420Planes: @unchecked Sendable {
 }
 
 /// YUV → RGB in libswscale's fixed point, the arithmetic of its unscaled YUV 4:2:0 → RGB24 converter (x86
-/// SIMD, `yuv420_rgb24`), which is what OpenCV's `VideoCapture` runs on 8-bit 4:2:0 video of even coded
+/// SIMD, `yuv420_rgb24`), which is what OpenCV's `VideoCapture` runs on 8-bit 4:2:0 video of even
 /// height: each term is the high half of a 16 × 16-bit product of a sample scaled by 8 and a 13-bit
 /// coefficient, chroma is taken from the sample pair's own chroma sample (no interpolation), and the sums
 /// are clamped to 0…255.

@@ -322,24 +322,20 @@ final class FFmpegDecoder: @unchecked Sendable {
             finished = true
             throw thrown(pendingError!)
         }
-        // OpenCV's conversion (cap_ffmpeg_impl.hpp, `retrieveFrame`): a context of the codec's coded size (which
-        // may exceed the frame's: H.264 codes whole macroblocks), the frame's pixel format to packed 24-bit
-        // (BGR24 there, RGB24 here: the same arithmetic), SWS_BICUBIC, one slice of the frame's height; and,
-        // as the FFmpeg in OpenCV's wheel applies it, the frame's colour matrix and range.
+        // OpenCV's conversion (cap_ffmpeg_impl.hpp, `retrieveFrame`): a context as wide as the codec's coded
+        // width (which may exceed the frame's: H.264 codes whole macroblocks), the frame's pixel format to packed
+        // 24-bit (BGR24 there, RGB24 here: the same arithmetic), SWS_BICUBIC, the frame's rows; and, as the
+        // FFmpeg 8 in OpenCV's wheel applies them, the frame's colour matrix, range and chroma siting. (A
+        // context of the coded height, as OpenCV 4's source reads, leaves the filtering scaler's last rows
+        // unwritten when the frame has fewer rows; OpenCV 5.0's frames have them, and match this.)
         let format = AVPixelFormat(frame.pointee.format)
-        let scaledWidth = max(Int(codec?.pointee.coded_width ?? 0), w), scaledHeight = max(Int(codec?.pointee.coded_height ?? 0), h)
+        let scaledWidth = max(Int(codec?.pointee.coded_width ?? 0), w), scaledHeight = h
         let colour = FrameColour(frame)
         let key = ScalerKey(width: scaledWidth, height: scaledHeight, format: format.rawValue, colour: colour)
         if key != scalerKey {
-            scaler = sws_getCachedContext(scaler, Int32(scaledWidth), Int32(scaledHeight), format,
-                                          Int32(scaledWidth), Int32(scaledHeight), AV_PIX_FMT_RGB24, SWS_BICUBIC, nil, nil, nil)
-            if let scaler {
-                _ = sws_setColorspaceDetails(scaler, sws_getCoefficients(colour.space), colour.fullRange ? 1 : 0,
-                                             sws_getCoefficients(SWS_CS_DEFAULT), 0, 0, 1 << 16, 1 << 16)
-                scalerKey = key
-            } else {
-                scalerKey = nil
-            }
+            if scaler != nil { sws_freeContext(scaler) }
+            scaler = FFmpegDecoder.makeScaler(width: scaledWidth, height: scaledHeight, format: format, colour: colour)
+            scalerKey = scaler == nil ? nil : key
         }
         guard let scaler else {
             finished = true
@@ -348,9 +344,9 @@ final class FFmpegDecoder: @unchecked Sendable {
         }
         let image: Image
         // libswscale converts 8-bit 4:2:0 with its unscaled converter (``YUVToRGB``'s arithmetic) when the
-        // context's height is even; otherwise it goes through its filtering scaler, whose chroma is interpolated.
+        // height is even; otherwise it goes through its filtering scaler, whose chroma is interpolated.
         if keepsYUV, info.rotationDegrees == 0, format == AV_PIX_FMT_YUV420P || format == AV_PIX_FMT_YUVJ420P,
-           h % 2 == 0, scaledHeight % 2 == 0,
+           h % 2 == 0,
            frame.pointee.linesize.0 > 0, frame.pointee.linesize.1 > 0, frame.pointee.linesize.2 > 0,
            let buffers = DecodedFrameBuffers(referencing: frame) {
             // The decoder's own planes, referenced: no conversion, no copy. A crop samples them directly and
@@ -380,6 +376,27 @@ final class FFmpegDecoder: @unchecked Sendable {
         return VideoFrame(image: image, timestampMs: Int(ms), presentationTimestamp: relative, index: delivered)
     }
 
+    /// A conversion context as OpenCV's FFmpeg makes it for a frame: `width × height` (coded width, frame height) from
+    /// `format` to RGB24, `SWS_BICUBIC`, with the frame's chroma siting (which the filtering scaler uses:
+    /// 10-bit and odd-height frames) and its colour matrix and range.
+    static func makeScaler(width: Int, height: Int, format: AVPixelFormat, colour: FrameColour) -> OpaquePointer? {
+        guard let context = sws_alloc_context() else { return nil }
+        let options: [(String, Int64)] = [
+            ("srcw", Int64(width)), ("srch", Int64(height)), ("src_format", Int64(format.rawValue)),
+            ("dstw", Int64(width)), ("dsth", Int64(height)), ("dst_format", Int64(AV_PIX_FMT_RGB24.rawValue)),
+            ("sws_flags", Int64(SWS_BICUBIC)), ("src_h_chr_pos", Int64(colour.chromaX)), ("src_v_chr_pos", Int64(colour.chromaY)),
+        ]
+        var failed = false
+        for (name, value) in options where av_opt_set_int(UnsafeMutableRawPointer(context), name, value, 0) < 0 { failed = true }
+        if failed || sws_init_context(context, nil, nil) < 0 {
+            sws_freeContext(context)
+            return nil
+        }
+        _ = sws_setColorspaceDetails(context, sws_getCoefficients(colour.space), colour.fullRange ? 1 : 0,
+                                     sws_getCoefficients(SWS_CS_DEFAULT), 0, 0, 1 << 16, 1 << 16)
+        return context
+    }
+
     /// The clockwise display rotation from the stream's display matrix, as a multiple of 90 in 0..<360.
     static func rotationDegrees(_ stream: UnsafeMutablePointer<AVStream>) -> Int {
         guard let data = av_stream_get_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, nil) else { return 0 }
@@ -403,9 +420,16 @@ final class FFmpegDecoder: @unchecked Sendable {
 struct FrameColour: Equatable {
     let space: Int32
     let fullRange: Bool
+    /// Where chroma samples sit, in 1/256 luma pixels (libswscale's `src_h_chr_pos`, `src_v_chr_pos`); -513
+    /// (libswscale's default, centred) when the frame does not say.
+    let chromaX: Int32
+    let chromaY: Int32
 
     init(_ frame: UnsafeMutablePointer<AVFrame>) {
         space = Int32(frame.pointee.colorspace.rawValue)
+        var x: Int32 = -513, y: Int32 = -513
+        if avcodec_enum_to_chroma_pos(&x, &y, frame.pointee.chroma_location) < 0 { (x, y) = (-513, -513) }
+        (chromaX, chromaY) = (x, y)
         let format = AVPixelFormat(frame.pointee.format)
         fullRange = frame.pointee.color_range == AVCOL_RANGE_JPEG || format == AV_PIX_FMT_YUVJ420P
             || format == AV_PIX_FMT_YUVJ422P || format == AV_PIX_FMT_YUVJ444P || format == AV_PIX_FMT_YUVJ440P
