@@ -133,7 +133,8 @@ let package = Package(
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "BlazeConverterTests", dependencies: ["BlazeConverter", "BlazeModelFormat", "CZlib", "BlazeTestSupport"]),
         .testTarget(name: "BlazeImageTests", dependencies: ["BlazeImage", "BlazeTestSupport"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "BlazeVideoTests", dependencies: ["BlazeVideo", "BlazeImage"]),
+        // Fixtures: tiny clips and the frames OpenCV decodes from them (Tools/fixtures/make_video_fixtures.py).
+        .testTarget(name: "BlazeVideoTests", dependencies: ["BlazeVideo", "BlazeImage"], resources: [.copy("Fixtures")]),
         // Runs the built `blaze` executable (batch, video, damaged inputs); reads photos in Tests/BlazeKitTests/Fixtures by path.
         .testTarget(name: "BlazeCLITests", dependencies: ["blaze", "BlazeVideo", "BlazeImage"]),
         .testTarget(name: "BlazeStagesTests", dependencies: ["BlazeStages", "BlazeImage"]),

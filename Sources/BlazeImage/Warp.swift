@@ -209,7 +209,7 @@ struct RGBTaps: WarpTapSource {
     }
 }
 
-/// Taps of YUV 4:2:0 planes, converted as ``YUVToRGB`` converts them. Each row's luma pair is the 2-byte
+/// Taps of YUV 4:2:0 planes, converted as the planes' ``YUVToRGB`` converts them. Each row's luma pair is the 2-byte
 /// word at the pair's column `left`; its chroma samples are at columns `left/2` and `(left + 1)/2` (the
 /// same one for an even `left`) of chroma row `row/2`, both inside the 2-byte word at column
 /// `min(left/2, chromaWidth − 2)`, which never reaches past the row (planes 2 or 3 pixels wide have a
@@ -219,7 +219,9 @@ struct YUVTaps: WarpTapSource {
     let yStride: Lanes8, uStride: Lanes8, vStride: Lanes8
     let lastPair: Lanes8
     let singleChromaColumn: Bool
+    let conversion: YUVToRGB
     init(_ planes: YUV420Planes) {
+        conversion = planes.conversion
         y = UnsafeRawPointer(planes.y)
         u = UnsafeRawPointer(planes.u)
         v = UnsafeRawPointer(planes.v)
@@ -257,8 +259,9 @@ struct YUVTaps: WarpTapSource {
                                                                  b: (Lanes8, Lanes8, Lanes8, Lanes8)) {
         let byte = SIMD8<UInt32>(repeating: 255)
         let top = gather(y, p, as: UInt16.self), bottom = gather(y, p + 1, as: UInt16.self)
-        let luma = (YUVToRGB.luma(Lanes8(truncatingIfNeeded: top & byte)), YUVToRGB.luma(Lanes8(truncatingIfNeeded: top &>> 8)),
-                    YUVToRGB.luma(Lanes8(truncatingIfNeeded: bottom & byte)), YUVToRGB.luma(Lanes8(truncatingIfNeeded: bottom &>> 8)))
+        let c = conversion
+        let luma = (c.luma(Lanes8(truncatingIfNeeded: top & byte)), c.luma(Lanes8(truncatingIfNeeded: top &>> 8)),
+                    c.luma(Lanes8(truncatingIfNeeded: bottom & byte)), c.luma(Lanes8(truncatingIfNeeded: bottom &>> 8)))
         let leftShift = SIMD8<UInt32>(truncatingIfNeeded: p[6]), rightShift = SIMD8<UInt32>(truncatingIfNeeded: p[7])
         @inline(__always) func samples(_ plane: UnsafeRawPointer, _ offsets: UnsafePointer<Lanes8>) -> (Lanes8, Lanes8) {
             let word = singleChromaColumn ? gather(plane, offsets, as: UInt8.self) : gather(plane, offsets, as: UInt16.self)
@@ -267,7 +270,7 @@ struct YUVTaps: WarpTapSource {
         let (uTL, uTR) = samples(u, p + 2), (uBL, uBR) = samples(u, p + 3)
         let (vTL, vTR) = samples(v, p + 4), (vBL, vBR) = samples(v, p + 5)
         @inline(__always) func rgb(_ l: Lanes8, _ cu: Lanes8, _ cv: Lanes8) -> (Lanes8, Lanes8, Lanes8) {
-            (YUVToRGB.clamp(l &+ YUVToRGB.red(v: cv)), YUVToRGB.clamp(l &+ YUVToRGB.green(u: cu, v: cv)), YUVToRGB.clamp(l &+ YUVToRGB.blue(u: cu)))
+            (YUVToRGB.clamp(l &+ c.red(v: cv)), YUVToRGB.clamp(l &+ c.green(u: cu, v: cv)), YUVToRGB.clamp(l &+ c.blue(u: cu)))
         }
         let tl = rgb(luma.0, uTL, vTL), tr = rgb(luma.1, uTR, vTR), bl = rgb(luma.2, uBL, vBL), br = rgb(luma.3, uBR, vBR)
         return ((tl.0, tr.0, bl.0, br.0), (tl.1, tr.1, bl.1, br.1), (tl.2, tr.2, bl.2, br.2))

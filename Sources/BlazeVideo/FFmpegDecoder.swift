@@ -52,14 +52,16 @@ final class FFmpegDecoder: @unchecked Sendable {
     private var packet: UnsafeMutablePointer<AVPacket>?
     private var frame: UnsafeMutablePointer<AVFrame>?
     private var scaler: OpaquePointer?
+    /// What ``scaler`` was made for (nil: nothing yet).
+    private var scalerKey: ScalerKey?
     private let staging = RGBStaging()
     /// Where frames handed back by the reader's user wait to be written over (``VideoFileReader/recycle(_:)``).
     let recycler = PixelRecycler(limit: 4)
     /// Whether upright YUV 4:2:0 frames whose width is a multiple of 16 are converted straight into the
     /// frame's pixel array (true), or always through the staging buffer (false; for tests that compare both).
     var convertsInPlace = true
-    /// Whether upright YUV 4:2:0 frames of even height are handed out as their planes (``Image/init(yuv420:)``,
-    /// not converted), where libswscale's conversion is ``YUVToRGB``'s (``SwscaleAgreement``).
+    /// Whether upright 8-bit YUV 4:2:0 frames of even height are handed out as their planes (``Image/init(yuv420:)``,
+    /// not converted), where libswscale's conversion is ``YUVToRGB``'s (its unscaled converter).
     var keepsYUV = false
     /// The in-memory input, kept alive as long as libavformat reads through it.
     private let memory: MemoryIO?
@@ -320,28 +322,44 @@ final class FFmpegDecoder: @unchecked Sendable {
             finished = true
             throw thrown(pendingError!)
         }
-        scaler = sws_getCachedContext(scaler, Int32(w), Int32(h), AVPixelFormat(frame.pointee.format),
-                                      Int32(w), Int32(h), AV_PIX_FMT_RGB24, SWS_BICUBIC, nil, nil, nil)
+        // OpenCV's conversion (cap_ffmpeg_impl.hpp, `retrieveFrame`): a context as wide as the codec's coded
+        // width (which may exceed the frame's: H.264 codes whole macroblocks), the frame's pixel format to packed
+        // 24-bit (BGR24 there, RGB24 here: the same arithmetic), SWS_BICUBIC, the frame's rows; and, as the
+        // FFmpeg 8 in OpenCV's wheel applies them, the frame's colour matrix, range and chroma siting. (A
+        // context of the coded height, as OpenCV 4's source reads, leaves the filtering scaler's last rows
+        // unwritten when the frame has fewer rows; OpenCV 5.0's frames have them, and match this.)
+        let format = AVPixelFormat(frame.pointee.format)
+        let scaledWidth = max(Int(codec?.pointee.coded_width ?? 0), w), scaledHeight = h
+        let colour = FrameColour(frame)
+        let key = ScalerKey(width: scaledWidth, height: scaledHeight, format: format.rawValue, colour: colour)
+        if key != scalerKey {
+            if scaler != nil { sws_freeContext(scaler) }
+            scaler = FFmpegDecoder.makeScaler(width: scaledWidth, height: scaledHeight, format: format, colour: colour)
+            scalerKey = scaler == nil ? nil : key
+        }
         guard let scaler else {
             finished = true
             throw VideoError.damaged(path: path, framesDecoded: delivered, byteOffset: lastPacketOffset,
                                      reason: "no conversion from pixel format \(frame.pointee.format) to RGB")
         }
         let image: Image
-        if keepsYUV, info.rotationDegrees == 0, AVPixelFormat(frame.pointee.format) == AV_PIX_FMT_YUV420P, h % 2 == 0,
+        // libswscale converts 8-bit 4:2:0 with its unscaled converter (``YUVToRGB``'s arithmetic) when the
+        // height is even; otherwise it goes through its filtering scaler, whose chroma is interpolated.
+        if keepsYUV, info.rotationDegrees == 0, format == AV_PIX_FMT_YUV420P || format == AV_PIX_FMT_YUVJ420P,
+           h % 2 == 0,
            frame.pointee.linesize.0 > 0, frame.pointee.linesize.1 > 0, frame.pointee.linesize.2 > 0,
-           SwscaleAgreement.matchesYUVToRGB(width: w), let buffers = DecodedFrameBuffers(referencing: frame) {
+           let buffers = DecodedFrameBuffers(referencing: frame) {
             // The decoder's own planes, referenced: no conversion, no copy. A crop samples them directly and
-            // gets the bytes a crop of the swscale-converted frame would have.
-            image = try buffers.image()
-        } else if convertsInPlace, info.rotationDegrees == 0, RGBStaging.convertsInPlace(frame) {
+            // gets the bytes a crop of the converted frame would have.
+            image = try buffers.image(conversion: colour.conversion)
+        } else if convertsInPlace, info.rotationDegrees == 0, RGBStaging.convertsInPlace(frame, scaledWidth: scaledWidth) {
             // libswscale's YUV 4:2:0 → RGB24 converter writes whole 16-pixel groups, exactly the row when the
             // width is a multiple of 16: straight into the frame's array, without the staging copy
             // (0.33 ms a 1080p frame). The bytes are the same either way (`inPlaceAndStagedFramesAreTheSame`).
             image = try Image(rgb: RGBStaging.convert(from: frame, with: scaler, reusing: recycler.take(count: w * h * 3)),
                               width: w, height: h)
         } else {
-            staging.convert(from: frame, with: scaler)
+            staging.convert(from: frame, with: scaler, scaledWidth: scaledWidth)
             let upright = staging.packed(rotatedClockwiseBy: info.rotationDegrees,
                                          reusing: recycler.take(count: staging.width * staging.height * 3))
             image = try Image(rgb: upright.pixels, width: upright.width, height: upright.height)
@@ -356,6 +374,27 @@ final class FFmpegDecoder: @unchecked Sendable {
         let ms = av_rescale_q(relative, timeBase, AVRational(num: 1, den: 1000))
         defer { delivered += 1 }
         return VideoFrame(image: image, timestampMs: Int(ms), presentationTimestamp: relative, index: delivered)
+    }
+
+    /// A conversion context as OpenCV's FFmpeg makes it for a frame: `width × height` (coded width, frame height) from
+    /// `format` to RGB24, `SWS_BICUBIC`, with the frame's chroma siting (which the filtering scaler uses:
+    /// 10-bit and odd-height frames) and its colour matrix and range.
+    static func makeScaler(width: Int, height: Int, format: AVPixelFormat, colour: FrameColour) -> OpaquePointer? {
+        guard let context = sws_alloc_context() else { return nil }
+        let options: [(String, Int64)] = [
+            ("srcw", Int64(width)), ("srch", Int64(height)), ("src_format", Int64(format.rawValue)),
+            ("dstw", Int64(width)), ("dsth", Int64(height)), ("dst_format", Int64(AV_PIX_FMT_RGB24.rawValue)),
+            ("sws_flags", Int64(SWS_BICUBIC)), ("src_h_chr_pos", Int64(colour.chromaX)), ("src_v_chr_pos", Int64(colour.chromaY)),
+        ]
+        var failed = false
+        for (name, value) in options where av_opt_set_int(UnsafeMutableRawPointer(context), name, value, 0) < 0 { failed = true }
+        if failed || sws_init_context(context, nil, nil) < 0 {
+            sws_freeContext(context)
+            return nil
+        }
+        _ = sws_setColorspaceDetails(context, sws_getCoefficients(colour.space), colour.fullRange ? 1 : 0,
+                                     sws_getCoefficients(SWS_CS_DEFAULT), 0, 0, 1 << 16, 1 << 16)
+        return context
     }
 
     /// The clockwise display rotation from the stream's display matrix, as a multiple of 90 in 0..<360.
@@ -374,4 +413,40 @@ final class FFmpegDecoder: @unchecked Sendable {
             return "\(type) \(String(cString: avcodec_get_name(parameters.pointee.codec_id)))"
         }.joined(separator: ", ")
     }
+}
+
+/// A frame's colour matrix and range, as OpenCV's conversion applies them: the frame's matrix (libswscale's
+/// table for it; BT.601 when untagged) and full range for `pc`-tagged frames and the `yuvj` formats.
+struct FrameColour: Equatable {
+    let space: Int32
+    let fullRange: Bool
+    /// Where chroma samples sit, in 1/256 luma pixels (libswscale's `src_h_chr_pos`, `src_v_chr_pos`); -513
+    /// (libswscale's default, centred) when the frame does not say.
+    let chromaX: Int32
+    let chromaY: Int32
+
+    init(_ frame: UnsafeMutablePointer<AVFrame>) {
+        space = Int32(frame.pointee.colorspace.rawValue)
+        var x: Int32 = -513, y: Int32 = -513
+        if avcodec_enum_to_chroma_pos(&x, &y, frame.pointee.chroma_location) < 0 { (x, y) = (-513, -513) }
+        (chromaX, chromaY) = (x, y)
+        let format = AVPixelFormat(frame.pointee.format)
+        fullRange = frame.pointee.color_range == AVCOL_RANGE_JPEG || format == AV_PIX_FMT_YUVJ420P
+            || format == AV_PIX_FMT_YUVJ422P || format == AV_PIX_FMT_YUVJ444P || format == AV_PIX_FMT_YUVJ440P
+            || format == AV_PIX_FMT_YUVJ411P
+    }
+
+    /// The same conversion in BlazeImage's arithmetic, for frames handed out as planes.
+    var conversion: YUVToRGB {
+        let table = sws_getCoefficients(space)!
+        return YUVToRGB(inverseTable: (table[0], table[1], table[2], table[3]), fullRange: fullRange)
+    }
+}
+
+/// The parameters a conversion context was made for.
+struct ScalerKey: Equatable {
+    let width: Int
+    let height: Int
+    let format: Int32
+    let colour: FrameColour
 }

@@ -14,9 +14,12 @@ final class RGBStaging {
 
     deinit { base?.deallocate() }
 
-    /// Makes room for a `width × height` frame (keeping the buffer when it is large enough).
-    func prepare(width: Int, height: Int) -> UnsafeMutablePointer<UInt8> {
-        let stride = (width * 3 + 63) / 64 * 64
+    /// Makes room for a `width × height` frame (keeping the buffer when it is large enough), whose rows the
+    /// converter writes `rowPixels` (at least `width`) pixels wide; only the first `width` are kept.
+    func prepare(width: Int, height: Int, rowPixels: Int? = nil) -> UnsafeMutablePointer<UInt8> {
+        // Room for whole 16-pixel groups: libswscale's x86 converter shortens a row that would not fit and
+        // leaves its last pixels unconverted.
+        let stride = ((max(rowPixels ?? width, width) + 15) / 16 * 16 * 3 + 63) / 64 * 64
         let needed = stride * (height + 2)
         if needed > capacity {
             base?.deallocate()
@@ -87,10 +90,12 @@ final class RGBStaging {
 }
 
 extension RGBStaging {
-    /// Converts `frame` (any pixel format) into the staging buffer with `scaler`.
-    func convert(from frame: UnsafeMutablePointer<AVFrame>, with scaler: OpaquePointer) {
+    /// Converts `frame` (any pixel format) into the staging buffer with `scaler`, a context `scaledWidth`
+    /// pixels wide (OpenCV's: the codec's coded width, which may exceed the frame's); the frame's own width is kept.
+    func convert(from frame: UnsafeMutablePointer<AVFrame>, with scaler: OpaquePointer, scaledWidth: Int) {
         let h = Int(frame.pointee.height)
-        RGBStaging.scale(frame, with: scaler, into: prepare(width: Int(frame.pointee.width), height: h), rowBytes: rowBytes)
+        RGBStaging.scale(frame, with: scaler, into: prepare(width: Int(frame.pointee.width), height: h, rowPixels: scaledWidth),
+                         rowBytes: rowBytes)
     }
 
     /// Converts all of `frame` with `scaler` into packed RGB rows `rowBytes` apart at `destination`.
@@ -105,11 +110,12 @@ extension RGBStaging {
     }
 
     /// Whether ``convert(from:with:reusing:)`` may write `frame`'s RGB straight into a packed array: 8-bit
-    /// YUV 4:2:0, limited range (libswscale's special unscaled converter, which writes 16-pixel groups), with a width that
-    /// is a multiple of 16, so no group reaches past a row.
-    static func convertsInPlace(_ frame: UnsafeMutablePointer<AVFrame>) -> Bool {
+    /// YUV 4:2:0 (libswscale's special unscaled converter, which writes 16-pixel groups), with a width that
+    /// is a multiple of 16, so no group reaches past a row, converted by a context of the frame's own width.
+    static func convertsInPlace(_ frame: UnsafeMutablePointer<AVFrame>, scaledWidth: Int) -> Bool {
         let format = AVPixelFormat(frame.pointee.format)
-        return format == AV_PIX_FMT_YUV420P && frame.pointee.width % 16 == 0
+        return (format == AV_PIX_FMT_YUV420P || format == AV_PIX_FMT_YUVJ420P) && frame.pointee.width % 16 == 0
+            && scaledWidth == Int(frame.pointee.width)
     }
 
     /// Converts `frame` (see ``convertsInPlace(_:)``) into a packed RGB array, `reusing`'s memory when it

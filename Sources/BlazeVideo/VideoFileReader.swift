@@ -26,8 +26,15 @@ import Synchronization
 ///   ``VideoError/truncated(path:framesDecoded:framesExpected:byteOffset:)`` once, then returns nil.
 /// - The frame size is checked against BlazeImage's caps before any frame buffer is allocated.
 ///
-/// Pixels are converted from the codec's format with libswscale's defaults (BT.601, limited range,
-/// bicubic flags), which is what OpenCV's `VideoCapture` does; frames therefore match OpenCV-decoded ones.
+/// Colours: frames are the bytes OpenCV's `cv2.VideoCapture` gives (its FFmpeg backend, as in the pip wheel,
+/// BGR swapped to RGB). Like it, the reader converts with libswscale (`SWS_BICUBIC`, a context of the codec's
+/// coded width) using the frame's own colour tags: the matrix the stream is tagged with (BT.709 for BT.709
+/// video; BT.601 when untagged, or tagged BT.601/SMPTE 170M) and its range (limited 16…235, or full range for
+/// `pc`-tagged streams and MJPEG's `yuvj420p`). 8-bit 4:2:0 video of even height takes libswscale's
+/// unscaled fixed-point converter (each chroma sample used for its 2×2 block, see ``BlazeImage/YUVToRGB``);
+/// other formats and odd heights take its filtering scaler, told where the frame's chroma samples sit. Not
+/// matched: 10-bit video (OpenCV's FFmpeg 8 filters differently from the system libswscale 5.1: ~40 % of
+/// values off, by up to 12, mean 0.7) and BT.2020-tagged video (FFmpeg 8 also maps the BT.2020 gamut).
 ///
 /// A reader is for one thread at a time.
 public final class VideoFileReader {
@@ -38,11 +45,11 @@ public final class VideoFileReader {
         /// libavcodec decoding threads; 0 lets FFmpeg choose.
         public var decodeThreads: Int = 0
         /// Convert every frame to RGB (true), or hand out upright 8-bit YUV 4:2:0 frames as their planes
-        /// (false): ``Image/init(yuv420:)`` over the decoder's memory, neither converted nor copied. Landmark
-        /// crops sample the planes directly and give the same bytes as on the converted frame, since the
-        /// reader first checks that libswscale converts frames of the stream's width exactly as
-        /// ``BlazeImage/YUVToRGB`` does; `image.pixels` converts on each read. Frames in other formats, or
-        /// turned by a display matrix, or where the check fails, are converted as usual.
+        /// (false): ``Image/init(yuv420:)`` over the decoder's memory, neither converted nor copied, with the
+        /// stream's matrix and range (``BlazeImage/YUVToRGB``, libswscale's unscaled arithmetic). Landmark
+        /// crops sample the planes directly and give the same bytes as a crop of the converted frame, which is
+        /// OpenCV's; `image.pixels` converts on each read. Frames in other formats, of odd height (libswscale
+        /// then filters), or turned by a display matrix are converted as usual.
         public var convertsToRGB = true
         /// Skip frames whose millisecond timestamp does not increase (true), or return every frame (false).
         public var skipNonIncreasingTimestamps = true

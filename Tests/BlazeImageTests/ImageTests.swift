@@ -141,10 +141,23 @@ import Testing
             ((81, 90, 240), (253, 0, 0)), ((145, 54, 34), (0, 254, 0)), ((41, 240, 110), (0, 0, 254)),
         ]
         for ((y, u, v), expected) in samples {
-            let l = YUVToRGB.luma(y)
-            let rgb = (YUVToRGB.clamp(l + YUVToRGB.red(v: v)), YUVToRGB.clamp(l + YUVToRGB.green(u: u, v: v)), YUVToRGB.clamp(l + YUVToRGB.blue(u: u)))
+            let l = YUVToRGB.bt601.luma(y)
+            let rgb = (YUVToRGB.clamp(l + YUVToRGB.bt601.red(v: v)), YUVToRGB.clamp(l + YUVToRGB.bt601.green(u: u, v: v)), YUVToRGB.clamp(l + YUVToRGB.bt601.blue(u: u)))
             #expect(rgb == expected, "Y \(y) U \(u) V \(v): \(rgb), expected \(expected)")
         }
+    }
+
+    /// The coefficients libswscale derives for the matrices and ranges OpenCV's frames use (`ff_yuv2rgb_c_init_tables`
+    /// with the default brightness, contrast and saturation): luma gain and offset, V → R, U → B, U → G, V → G.
+    @Test func coefficientsPerMatrixAndRange() {
+        func terms(_ c: YUVToRGB) -> [Int32] { [c.lumaCoefficient, c.lumaOffset, c.redFromV, c.blueFromU, c.greenFromU, c.greenFromV] }
+        #expect(terms(.bt601) == [9539, 128, 13075, 16525, -3209, -6660])
+        #expect(terms(YUVToRGB(matrix: .bt709, fullRange: false)) == [9539, 128, 14686, 17305, -1747, -4366])
+        #expect(terms(YUVToRGB(matrix: .bt601, fullRange: true)) == [8192, 0, 11485, 14516, -2819, -5850])
+        #expect(terms(YUVToRGB(matrix: .bt2020, fullRange: false)) == [9539, 128, 13752, 17545, -1535, -5328])
+        // Full range: luma passes through unchanged.
+        let full = YUVToRGB(matrix: .bt709, fullRange: true)
+        #expect((0...255).allSatisfy { full.luma(Int32($0)) == Int32($0) })
     }
 
     /// Odd sizes: the last chroma column and row cover a single luma column or row; every pixel's RGB is
@@ -159,10 +172,10 @@ import Testing
         let pixels = image.pixels
         for row in 0..<h {
             for x in 0..<w {
-                let l = YUVToRGB.luma(Int32(y[row * w + x]))
+                let l = YUVToRGB.bt601.luma(Int32(y[row * w + x]))
                 let cu = Int32(u[row / 2 * 3 + x / 2]), cv = Int32(v[row / 2 * 3 + x / 2])
-                let expected = [YUVToRGB.clamp(l + YUVToRGB.red(v: cv)), YUVToRGB.clamp(l + YUVToRGB.green(u: cu, v: cv)),
-                                YUVToRGB.clamp(l + YUVToRGB.blue(u: cu))]
+                let expected = [YUVToRGB.clamp(l + YUVToRGB.bt601.red(v: cv)), YUVToRGB.clamp(l + YUVToRGB.bt601.green(u: cu, v: cv)),
+                                YUVToRGB.clamp(l + YUVToRGB.bt601.blue(u: cu))]
                 #expect(Array(pixels[(row * w + x) * 3..<(row * w + x) * 3 + 3]) == expected, "pixel (\(x), \(row))")
                 let one = planes.rgb(x: x, y: row)
                 #expect([one.r, one.g, one.b] == expected)
