@@ -35,4 +35,10 @@ public struct PoseAccurateMode: Sendable, Equatable, Hashable, Codable {
         self.refinement = refinement
         self.flipAveraging = flipAveraging
     }
+
+    /// How many tiles the tiled search runs the detector on, for a displayed image of `width × height`
+    /// pixels (besides the whole-image pass): the cost of the search, about one detector run each.
+    public func tileCount(width: Int, height: Int) -> Int {
+        tiledSearch ? AccuratePosePipeline.tiles(width: width, height: height, smallestPersonHeight: smallestPersonHeight).count : 0
+    }
 }
