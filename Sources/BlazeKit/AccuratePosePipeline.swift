@@ -301,8 +301,19 @@ final class AccuratePosePipeline: TaskPipeline {
     /// The body landmarks compared to tell two poses apart: nose, shoulders, elbows, wrists, hips, knees, ankles.
     static let bodyLandmarks = [0, 11, 12, 13, 14, 15, 16, 23, 24, 25, 26, 27, 28]
 
-    /// Whether two poses are one person: their body landmarks are, on average, closer than
-    /// `duplicateDistance` × the larger pose's size (the longer side of its landmarks' box, in pixels).
+    /// Whether the middle of `b`'s hips lies inside `a`'s torso (the box of its shoulders and hips).
+    static func hipsInsideTorso(_ a: [NormalizedLandmark], _ b: [NormalizedLandmark], _ w: Float, _ h: Float) -> Bool {
+        let torso = [11, 12, 23, 24]
+        let xs = torso.map { a[$0].x * w }, ys = torso.map { a[$0].y * h }
+        let x = (b[23].x + b[24].x) / 2 * w, y = (b[23].y + b[24].y) / 2 * h
+        return x >= xs.min()! && x <= xs.max()! && y >= ys.min()! && y <= ys.max()!
+    }
+
+    /// Whether two poses are one person: the middle of one's hips lies inside the other's torso, or their
+    /// body landmarks are, on average, closer than
+    /// `duplicateDistance` × the larger pose's size (the longer side of its landmarks' box, in pixels),
+    /// compared as they are or with one pose's left and right exchanged (the same person seen facing the
+    /// other way).
     static func isSamePerson(_ a: [NormalizedLandmark], _ b: [NormalizedLandmark], width: Int, height: Int) -> Bool {
         let w = Float(width), h = Float(height)
         func size(_ p: [NormalizedLandmark]) -> Float {
@@ -310,11 +321,16 @@ final class AccuratePosePipeline: TaskPipeline {
             return max(xs.max()! - xs.min()!, ys.max()! - ys.min()!)
         }
         let scale = max(size(a), size(b), 1)
-        var total: Float = 0
-        for i in bodyLandmarks {
-            let dx = (a[i].x - b[i].x) * w, dy = (a[i].y - b[i].y) * h
-            total += (dx * dx + dy * dy).squareRoot()
+        func meanDistance(_ b: [NormalizedLandmark]) -> Float {
+            var total: Float = 0
+            for i in bodyLandmarks {
+                let dx = (a[i].x - b[i].x) * w, dy = (a[i].y - b[i].y) * h
+                total += (dx * dx + dy * dy).squareRoot()
+            }
+            return total / Float(bodyLandmarks.count)
         }
-        return total / Float(bodyLandmarks.count) < duplicateDistance * scale
+        if hipsInsideTorso(a, b, w, h) || hipsInsideTorso(b, a, w, h) { return true }
+        let distance = min(meanDistance(b), meanDistance(swapSides(b)))
+        return distance < duplicateDistance * scale
     }
 }
