@@ -19,6 +19,7 @@ struct PhotoBenchmark: ParsableCommand {
     @Option(help: "The most poses per photo.") var numPoses = 1
     @Flag(help: "Also time the accurate mode.") var accurate = false
     @Option(help: "Accurate mode's smallest person height (pixels).") var minPersonHeight = PoseAccurateMode().smallestPersonHeight
+    @Option(help: "Accurate mode's parts to switch off, comma-separated: tiles, rotations, zoom-out, refine, flip.") var accurateOff = ""
     @Flag(help: "Print one JSON object per mode.") var json = false
 
     func run() throws {
@@ -31,6 +32,16 @@ struct PhotoBenchmark: ParsableCommand {
         if accurate {
             var mode = PoseAccurateMode()
             mode.smallestPersonHeight = minPersonHeight
+            for part in accurateOff.split(separator: ",") {
+                switch part {
+                case "tiles": mode.tiledSearch = false
+                case "rotations": mode.rotatedSearch = false
+                case "zoom-out": mode.zoomedOutSearch = false
+                case "refine": mode.refinement = false
+                case "flip": mode.flipAveraging = false
+                default: throw ValidationError("--accurate-off: unknown part \(part)")
+                }
+            }
             modes.append(("accurate", mode))
         }
         for (name, mode) in modes {
