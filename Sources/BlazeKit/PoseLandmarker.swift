@@ -32,8 +32,11 @@ public enum PoseLandmarkerDefinition: TaskDefinition {
          TaskModelRole(name: "landmarks", builtin: options.model == .full ? .poseLandmarkFull : .poseLandmarkLite, isUserReplaceable: true)]
     }
 
-    public static func makePipeline(options: PoseLandmarkerOptions, resources: TaskResources) throws -> some TaskPipeline<PoseLandmarkerResult> {
-        try PosePipeline(options: options, resources: resources)
+    public static func makePipeline(options: PoseLandmarkerOptions, resources: TaskResources) throws -> PosePipelineChoice {
+        if let mode = options.accurateMode {
+            return PosePipelineChoice(try AccuratePosePipeline(options: options, mode: mode, resources: resources))
+        }
+        return PosePipelineChoice(try PosePipeline(options: options, resources: resources))
     }
 
     public static func deliverLiveStreamResult(_ result: PoseLandmarkerResult?, timestampInMilliseconds: Int, error: (any Error)?,
@@ -42,6 +45,21 @@ public enum PoseLandmarkerDefinition: TaskDefinition {
         options.poseLandmarkerLiveStreamDelegate?.poseLandmarker(task, didFinishDetection: result,
                                                                  timestampInMilliseconds: timestampInMilliseconds, error: error)
     }
+}
+
+/// The pipeline a ``PoseLandmarker`` runs: MediaPipe's (``PosePipeline``) or the accurate mode's.
+public final class PosePipelineChoice: TaskPipeline {
+    public typealias Result = PoseLandmarkerResult
+    private let pipeline: any TaskPipeline<PoseLandmarkerResult>
+
+    init(_ pipeline: any TaskPipeline<PoseLandmarkerResult>) { self.pipeline = pipeline }
+
+    public func process(_ image: MPImage, timestampInMilliseconds: Int, tracking: Bool) throws -> PoseLandmarkerResult {
+        try pipeline.process(image, timestampInMilliseconds: timestampInMilliseconds, tracking: tracking)
+    }
+    public func resetTracking() { pipeline.resetTracking() }
+    public var trackingStatistics: (frames: Int, detectorRuns: Int) { pipeline.trackingStatistics }
+    public func setIdleWork(_ work: (@Sendable () -> Bool)?) { pipeline.setIdleWork(work) }
 }
 
 /// The pose networks and tracker behind a ``PoseLandmarker``.

@@ -30,6 +30,8 @@ public final class PoseLandmarkerOptions: TaskOptions {
     public weak var poseLandmarkerLiveStreamDelegate: (any PoseLandmarkerLiveStreamDelegate)?
     /// The built-in landmark network, used when `baseOptions.modelAssetPath` is nil (BlazeKit's addition).
     public var model: PoseLandmarkerModel = .full
+    /// BlazeKit's accurate mode (``PoseAccurateMode``): nil, the default, gives MediaPipe's exact results.
+    public var accurateMode: PoseAccurateMode?
 
     /// The MediaPipe defaults: built-in full model, image mode, one pose, confidences 0.5, no masks.
     public required init() {}
@@ -41,6 +43,7 @@ public final class PoseLandmarkerOptions: TaskOptions {
         (minPoseDetectionConfidence, minPosePresenceConfidence, minTrackingConfidence)
             = (other.minPoseDetectionConfidence, other.minPosePresenceConfidence, other.minTrackingConfidence)
         poseLandmarkerLiveStreamDelegate = other.poseLandmarkerLiveStreamDelegate
+        accurateMode = other.accurateMode
     }
 
     /// The former name of ``shouldOutputSegmentationMasks``.

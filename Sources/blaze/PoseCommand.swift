@@ -23,6 +23,15 @@ struct PoseCommand: ParsableCommand {
 
     @Option(help: "The most poses per photo.") var numPoses = 1
     @Option(help: "Write each pose's person mask as <stem>.mask<i>.png into this directory.") var segmentationDir: String?
+    @Flag(help: ArgumentHelp("Accurate mode: finds small, rotated and crowded people and refines their landmarks, "
+                             + "at a higher cost (the default gives MediaPipe's exact results)."))
+    var accurate = false
+    @Option(help: ArgumentHelp("With --accurate: the smallest person height (pixels) the tiled search looks for.",
+                               valueName: "PIXELS"))
+    var minPersonHeight = PoseAccurateMode().smallestPersonHeight
+    @Option(help: ArgumentHelp("With --accurate: parts to switch off, comma-separated: tiles, rotations, zoom-out, refine, flip.",
+                               valueName: "PARTS"))
+    var accurateOff = ""
 
     func run() throws {
         let options = PoseLandmarkerOptions()
@@ -32,6 +41,21 @@ struct PoseCommand: ParsableCommand {
         options.minPosePresenceConfidence = landmarker.minPresenceConfidence
         options.minTrackingConfidence = landmarker.minTrackingConfidence
         options.shouldOutputSegmentationMasks = segmentationDir != nil
+        if accurate {
+            var mode = PoseAccurateMode()
+            mode.smallestPersonHeight = minPersonHeight
+            for part in accurateOff.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !part.isEmpty {
+                switch part {
+                case "tiles": mode.tiledSearch = false
+                case "rotations": mode.rotatedSearch = false
+                case "zoom-out": mode.zoomedOutSearch = false
+                case "refine": mode.refinement = false
+                case "flip": mode.flipAveraging = false
+                default: throw ValidationError("--accurate-off: unknown part '\(part)' (tiles, rotations, zoom-out, refine, flip)")
+                }
+            }
+            options.accurateMode = mode
+        }
         if let dir = segmentationDir { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) }
         let task = CommandTask<PoseLandmarkerDefinition>(
             options: options,

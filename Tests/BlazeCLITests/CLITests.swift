@@ -302,3 +302,28 @@ func contents(of directory: URL) throws -> [String: Data] {
         #expect(mean <= 0.002, "mean difference \(mean) between the EXIF-5 file and the upright one")
     }
 }
+
+/// `blaze pose --accurate`: the accurate mode's flags reach the landmarker; the default output is untouched.
+@Suite struct AccurateFlagTests {
+    static let photo = fixturePhotos.appendingPathComponent("pose/mpii_052475643.png").path
+
+    static func poseCount(_ line: String) throws -> Int {
+        let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as! [String: Any]
+        return (object["poses"] as! [Any]).count
+    }
+
+    /// Two men seated side by side: MediaPipe's detector (so the default) gives one; the accurate mode's
+    /// extra detector passes find the other, and its de-duplication by landmarks keeps both.
+    @Test func accurateFindsBothMenOfThePhoto() throws {
+        let plain = try blaze(["pose", "--quiet", "--num-poses", "2", Self.photo])
+        let accurate = try blaze(["pose", "--quiet", "--num-poses", "2", "--accurate", "--accurate-off", "tiles,flip", Self.photo])
+        #expect(plain.status == 0 && accurate.status == 0, "\(plain.stderr) \(accurate.stderr)")
+        #expect(try Self.poseCount(try #require(accurate.lines.first)) == 2)
+        #expect(try Self.poseCount(try #require(plain.lines.first)) == 1)
+    }
+
+    @Test func unknownPartIsRefused() throws {
+        let run = try blaze(["pose", "--quiet", "--accurate", "--accurate-off", "tiles,everything", Self.photo])
+        #expect(run.status != 0 && run.stderr.contains("everything"))
+    }
+}

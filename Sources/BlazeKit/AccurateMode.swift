@@ -1,0 +1,44 @@
+/// The accurate mode of a ``PoseLandmarker``: the same networks, driven to find more people and place
+/// their landmarks better than MediaPipe does, at a higher cost. Off by default (the landmarker then gives
+/// MediaPipe's exact results); set ``PoseLandmarkerOptions/accurateMode`` to turn it on. Each part can be
+/// switched off on its own.
+public struct PoseAccurateMode: Sendable, Equatable, Hashable, Codable {
+    /// Runs the pose detector over overlapping tiles at several scales, down to ``smallestPersonHeight``,
+    /// and merges the detections with the full-image pass (finds people too small for the 224×224
+    /// full-frame detector).
+    public var tiledSearch = true
+    /// The smallest person (head to feet, in pixels of the displayed image) the tiled search looks for.
+    /// Smaller means more tiles, so more time. At least 32.
+    public var smallestPersonHeight = 120
+    /// When a photo yields fewer people than `numPoses`, runs the detector on copies rotated by 90°,
+    /// 180° and 270° too (people upside down or lying down).
+    public var rotatedSearch = true
+    /// When a photo still yields fewer than `numPoses` people, runs the detector on the image zoomed out
+    /// (in the middle of a square 1.5 × its long side) at the four rotations: finds people who fill the
+    /// photo, whom the detector misses without the context around them.
+    public var zoomedOutSearch = true
+    /// A second landmark pass on the region computed from the first pass's landmarks, as MediaPipe's
+    /// tracking does between video frames.
+    public var refinement = true
+    /// Averages each landmark pass with the pass on the mirrored crop (left and right swapped back).
+    public var flipAveraging = true
+
+    /// Every part on, people of 120 px and taller.
+    public init() {}
+
+    public init(tiledSearch: Bool = true, smallestPersonHeight: Int = 120, rotatedSearch: Bool = true,
+                zoomedOutSearch: Bool = true, refinement: Bool = true, flipAveraging: Bool = true) {
+        self.tiledSearch = tiledSearch
+        self.smallestPersonHeight = smallestPersonHeight
+        self.rotatedSearch = rotatedSearch
+        self.zoomedOutSearch = zoomedOutSearch
+        self.refinement = refinement
+        self.flipAveraging = flipAveraging
+    }
+
+    /// How many tiles the tiled search runs the detector on, for a displayed image of `width × height`
+    /// pixels (besides the whole-image pass): the cost of the search, about one detector run each.
+    public func tileCount(width: Int, height: Int) -> Int {
+        tiledSearch ? AccuratePosePipeline.tiles(width: width, height: height, smallestPersonHeight: smallestPersonHeight).count : 0
+    }
+}

@@ -1,0 +1,336 @@
+import BlazeImage
+import BlazeKernels
+import BlazeRuntime
+import BlazeStages
+import BlazeTracking
+import Foundation
+
+/// The pose pipeline of the accurate mode (``PoseAccurateMode``): the same two networks as
+/// ``PosePipeline``, driven differently. Chosen only when `accurateMode` is set, so the default pipeline
+/// is untouched.
+///
+/// A photo: the detector on the whole image (as MediaPipe), then on overlapping square tiles at several
+/// scales (the smallest about `tileToPerson ×` the smallest person height), all detections merged by
+/// weighted NMS in image coordinates; each candidate, best first, goes through the landmark network on
+/// the full-resolution image (optionally averaged with the mirrored crop), then again on the region its
+/// own landmarks give (refinement); a person whose landmarks match one already kept is dropped. When that
+/// yields fewer than `numPoses` people, the detector also looks at the image rotated by 90°, 180°, 270°,
+/// then at the image zoomed out (a square 1.5 × its long side around it) at the four rotations.
+///
+/// Video and live stream: MediaPipe's tracker carries the people from frame to frame; when the detector
+/// must run, it runs on the whole image and on the next few tiles only (a bounded cost per frame), so the
+/// whole pyramid is searched over a few frames.
+final class AccuratePosePipeline: TaskPipeline {
+    typealias Result = PoseLandmarkerResult
+
+    /// Tile side / smallest person height: the detector sees a person of the smallest height at about
+    /// 224 / tileToPerson pixels.
+    /// (Measured on the dev sets: 2.5 finds more 60–90 px people at twice the tiles; 4 and more miss
+    /// people at the smallest height.)
+    static let tileToPerson: Float = 3
+    /// Fraction of a tile its horizontal neighbours overlap (people are narrower than tall).
+    static let tileOverlap: Float = 0.2
+    /// Fraction of a tile its vertical neighbours overlap.
+    static let tileOverlapY: Float = 0.35
+    /// Tiles stop at this fraction of the image's long side (the whole-image pass finds larger people).
+    static let maxTileFraction: Float = 0.75
+    /// The zoomed-out pass sees a square this many times the image's long side, the image in its middle.
+    static let zoomOut: Float = 1.5
+    /// Tiles searched per video frame when the detector runs.
+    static let tilesPerVideoFrame = 8
+    /// Mean landmark distance (in units of the person's size) under which two poses are one person.
+    static let duplicateDistance: Float = 0.2
+
+    private let detector: PoseDetectorStage
+    private let landmarkStage: PoseLandmarkStage
+    private let mode: PoseAccurateMode
+    private let segmentation: Bool
+    private let presenceThreshold: Float
+    private let minScore: Float
+    private let numPoses: Int
+    private var tracker: PoseTracker
+    private var tileCursor = 0
+    let workers: WorkerPool
+
+    init(options: PoseLandmarkerOptions, mode: PoseAccurateMode, resources: TaskResources) throws {
+        guard mode.smallestPersonHeight >= 32 else {
+            throw TaskError.invalidOption(name: "accurateMode.smallestPersonHeight", expected: ">= 32",
+                                          actual: "\(mode.smallestPersonHeight)")
+        }
+        workers = resources.workers
+        detector = try PoseDetectorStage(model: resources.model("detector"), workers: workers)
+        segmentation = options.shouldOutputSegmentationMasks
+        landmarkStage = try PoseLandmarkStage(model: resources.model("landmarks"), workers: workers, segmentation: segmentation)
+        tracker = PoseTracker(numPoses: options.numPoses, minTrackingConfidence: options.minTrackingConfidence)
+        presenceThreshold = options.minPosePresenceConfidence
+        minScore = options.minPoseDetectionConfidence
+        numPoses = options.numPoses
+        self.mode = mode
+    }
+
+    func resetTracking() {
+        tracker.reset()
+        tileCursor = 0
+    }
+
+    var trackingStatistics: (frames: Int, detectorRuns: Int) { (tracker.frameCount, tracker.detectorRunCount) }
+
+    func setIdleWork(_ work: (@Sendable () -> Bool)?) { workers.setIdleWork(work) }
+
+    /// One found person.
+    struct Person {
+        var landmarks: [NormalizedLandmark]
+        var worldLandmarks: [Landmark]
+        var auxiliaryLandmarks: [NormalizedLandmark]
+        var mask: [Float]?
+        var roi: NormalizedRect
+    }
+
+    func process(_ image: MPImage, timestampInMilliseconds: Int, tracking: Bool) throws -> PoseLandmarkerResult {
+        var context = FrameContext(image: image)
+        var people: [Person] = []
+        if tracking {
+            let regions = try tracker.regionsOfInterest { () throws -> [NormalizedRect] in
+                let detections = try search(&context, tiles: nextVideoTiles(for: image))
+                return detector.regionsOfInterest(for: detections, imageWidth: image.width, imageHeight: image.height)
+            }
+            for roi in regions { try consider(roi: roi, into: &people, context: &context) }
+        } else {
+            let detections = try search(&context, tiles: mode.tiledSearch ? tiles(for: image) : [])
+            try consider(detections, into: &people, context: &context)
+            if mode.rotatedSearch && people.count < numPoses {
+                var rotated: [Detection] = []
+                for quarterTurns in 1...3 {
+                    rotated += try detector.detect(in: image, rect: Self.rotatedFullImage(image, quarterTurns: quarterTurns),
+                                                   minScore: minScore)
+                }
+                try consider(NonMaxSuppression.weighted(rotated, iouThreshold: detector.nmsThreshold), into: &people, context: &context)
+            }
+            if mode.zoomedOutSearch && people.count < numPoses {
+                let long = Float(max(image.width, image.height)) * Self.zoomOut
+                var rect = NormalizedRect(xCenter: 0.5, yCenter: 0.5, width: long / Float(image.width), height: long / Float(image.height))
+                var zoomed: [Detection] = []
+                for quarterTurns in 0..<4 {
+                    rect.rotation = Float(quarterTurns) * Float.pi / 2
+                    zoomed += try detector.detect(in: image, rect: rect, minScore: minScore)
+                }
+                try consider(NonMaxSuppression.weighted(zoomed, iouThreshold: detector.nmsThreshold), into: &people, context: &context)
+            }
+        }
+        var result = PoseLandmarkerResult(timestampInMilliseconds: timestampInMilliseconds)
+        var poses = people.map { PoseTracker.Pose(landmarks: $0.landmarks, worldLandmarks: $0.worldLandmarks, auxiliaryLandmarks: $0.auxiliaryLandmarks) }
+        if tracking {
+            poses = tracker.finishFrame(poses, imageWidth: image.width, imageHeight: image.height, timestampMilliseconds: timestampInMilliseconds)
+        }
+        result.landmarks = poses.map(\.landmarks)
+        result.worldLandmarks = poses.map(\.worldLandmarks)
+        if segmentation {
+            result.segmentationMasks = people.compactMap { $0.mask.map { Mask(width: image.width, height: image.height, float32Data: $0) } }
+        }
+        return result
+    }
+
+    /// The image and, made when first needed, its mirror.
+    struct FrameContext {
+        let image: Image
+        var mirrored: Image?
+
+        init(image: Image) { self.image = image }
+
+        mutating func mirroredImage() throws -> Image {
+            if let mirrored { return mirrored }
+            let w = image.width, h = image.height
+            let source = image.pixels
+            var pixels = [UInt8](repeating: 0, count: source.count)
+            source.withUnsafeBufferPointer { src in
+                pixels.withUnsafeMutableBufferPointer { dst in
+                    for y in 0..<h {
+                        let row = y * w * 3
+                        for x in 0..<w {
+                            let s = row + x * 3, d = row + (w - 1 - x) * 3
+                            dst[d] = src[s]; dst[d + 1] = src[s + 1]; dst[d + 2] = src[s + 2]
+                        }
+                    }
+                }
+            }
+            let made = try Image(rgb: pixels, width: w, height: h)
+            mirrored = made
+            return made
+        }
+    }
+
+    // MARK: - Finding people
+
+    /// The whole image and `tiles`, merged by weighted NMS in image coordinates, best first.
+    private func search(_ context: inout FrameContext, tiles: [NormalizedRect]) throws -> [Detection] {
+        var all = try detector.detect(in: context.image, rect: .fullImage, minScore: minScore)
+        for tile in tiles { all += try detector.detect(in: context.image, rect: tile, minScore: minScore) }
+        return tiles.isEmpty ? all : NonMaxSuppression.weighted(all, iouThreshold: detector.nmsThreshold)
+    }
+
+    /// The tile pyramid: squares of side `tileToPerson · smallestPersonHeight`, doubling, up to the
+    /// image's short side (the whole-image pass covers larger people), overlapping by `tileOverlap`.
+    func tiles(for image: Image) -> [NormalizedRect] {
+        Self.tiles(width: image.width, height: image.height, smallestPersonHeight: mode.smallestPersonHeight)
+    }
+
+    static func tiles(width: Int, height: Int, smallestPersonHeight: Int) -> [NormalizedRect] {
+        let w = Float(width), h = Float(height)
+        let shortSide = min(w, h), longSide = max(w, h)
+        var side = tileToPerson * Float(smallestPersonHeight)
+        // Tiles no smaller than a fraction of the long side: the whole-image pass already sees those people.
+        var rects: [NormalizedRect] = []
+        while side < longSide * maxTileFraction {
+            let s = min(side, shortSide)
+            let strideX = s * (1 - tileOverlap), strideY = s * (1 - tileOverlapY)
+            let nx = w <= s ? 1 : Int(((w - s) / strideX).rounded(.up)) + 1
+            let ny = h <= s ? 1 : Int(((h - s) / strideY).rounded(.up)) + 1
+            for j in 0..<ny {
+                let cy = ny == 1 ? h / 2 : s / 2 + Float(j) * (h - s) / Float(ny - 1)
+                for i in 0..<nx {
+                    let cx = nx == 1 ? w / 2 : s / 2 + Float(i) * (w - s) / Float(nx - 1)
+                    rects.append(NormalizedRect(xCenter: cx / w, yCenter: cy / h, width: s / w, height: s / h))
+                }
+            }
+            if s >= shortSide { break }
+            side *= 2
+        }
+        return rects
+    }
+
+    /// The next `tilesPerVideoFrame` tiles of the pyramid, cycling.
+    private func nextVideoTiles(for image: Image) -> [NormalizedRect] {
+        guard mode.tiledSearch else { return [] }
+        let all = tiles(for: image)
+        guard !all.isEmpty else { return [] }
+        let count = min(Self.tilesPerVideoFrame, all.count)
+        let picked = (0..<count).map { all[(tileCursor + $0) % all.count] }
+        tileCursor = (tileCursor + count) % all.count
+        return picked
+    }
+
+    /// The whole image turned by `quarterTurns` × 90° (the crop covers exactly the image).
+    static func rotatedFullImage(_ image: Image, quarterTurns: Int) -> NormalizedRect {
+        var rect = NormalizedRect.fullImage
+        rect.rotation = Float(quarterTurns) * Float.pi / 2
+        if quarterTurns % 2 == 1 {
+            rect.width = Float(image.height) / Float(image.width)
+            rect.height = Float(image.width) / Float(image.height)
+        }
+        return rect
+    }
+
+    /// Adds the people of `detections` (best first) not already in `people`, up to `numPoses`.
+    private func consider(_ detections: [Detection], into people: inout [Person], context: inout FrameContext) throws {
+        let image = context.image
+        // Each candidate costs landmark passes: look at a bounded number of them.
+        var budget = 2 * numPoses + 2
+        for roi in detector.regionsOfInterest(for: detections, imageWidth: image.width, imageHeight: image.height) {
+            guard people.count < numPoses, budget > 0 else { break }
+            // A region that is nearly the region of someone already found: the same person.
+            if people.contains(where: { RegionAssociation.intersectionOverUnion($0.roi, roi) > 0.7 }) { continue }
+            budget -= 1
+            try consider(roi: roi, into: &people, context: &context)
+        }
+    }
+
+    /// The person in `roi`, if any and new, added to `people`.
+    private func consider(roi: NormalizedRect, into people: inout [Person], context: inout FrameContext) throws {
+        guard var person = try pose(in: roi, context: &context) else { return }
+        if mode.refinement, let refined = NextFrameROI.pose(auxiliaryLandmarks: person.auxiliaryLandmarks,
+                                                            imageWidth: context.image.width, imageHeight: context.image.height),
+           let second = try pose(in: refined, context: &context) {
+            person = second
+        }
+        if people.contains(where: { Self.isSamePerson($0.landmarks, person.landmarks, width: context.image.width, height: context.image.height) }) {
+            return
+        }
+        people.append(person)
+    }
+
+    /// One landmark pass on `roi` (averaged with the mirrored pass when `flipAveraging`); nil when the
+    /// network finds no person there.
+    private func pose(in roi: NormalizedRect, context: inout FrameContext) throws -> Person? {
+        guard let direct = try landmarkStage.landmarks(in: context.image, roi: roi, presenceThreshold: presenceThreshold,
+                                                       segmentation: segmentation) else { return nil }
+        var person = Person(landmarks: direct.decoding.landmarks, worldLandmarks: direct.decoding.worldLandmarks,
+                            auxiliaryLandmarks: direct.decoding.auxiliaryLandmarks, mask: direct.mask, roi: roi)
+        guard mode.flipAveraging else { return person }
+        var mirroredROI = roi
+        mirroredROI.xCenter = 1 - roi.xCenter
+        mirroredROI.rotation = -roi.rotation
+        guard let mirrored = try landmarkStage.landmarks(in: context.mirroredImage(), roi: mirroredROI,
+                                                         presenceThreshold: presenceThreshold, segmentation: false) else { return person }
+        let m = mirrored.decoding
+        let back = Self.swapSides(m.landmarks.map { var l = $0; l.x = 1 - l.x; return l })
+        let backWorld = Self.swapSides(m.worldLandmarks.map { var l = $0; l.x = -l.x; return l })
+        let backAux = m.auxiliaryLandmarks.map { var l = $0; l.x = 1 - l.x; return l }
+        person.landmarks = zip(person.landmarks, back).map(Self.mean)
+        person.worldLandmarks = zip(person.worldLandmarks, backWorld).map(Self.mean)
+        person.auxiliaryLandmarks = zip(person.auxiliaryLandmarks, backAux).map(Self.mean)
+        return person
+    }
+
+    /// The left/right pairs of the 33 landmarks.
+    static let mirrorIndex: [Int] = {
+        var index = Array(0..<33)
+        let pairs = [(1, 4), (2, 5), (3, 6), (7, 8), (9, 10)] + stride(from: 11, to: 33, by: 2).map { ($0, $0 + 1) }
+        for (a, b) in pairs { index[a] = b; index[b] = a }
+        return index
+    }()
+
+    static func swapSides<T>(_ landmarks: [T]) -> [T] {
+        landmarks.indices.map { landmarks[$0 < mirrorIndex.count ? mirrorIndex[$0] : $0] }
+    }
+
+    static func mean(_ a: NormalizedLandmark, _ b: NormalizedLandmark) -> NormalizedLandmark {
+        NormalizedLandmark(x: (a.x + b.x) / 2, y: (a.y + b.y) / 2, z: (a.z + b.z) / 2,
+                           visibility: mean(a.visibility, b.visibility), presence: mean(a.presence, b.presence))
+    }
+
+    static func mean(_ a: Landmark, _ b: Landmark) -> Landmark {
+        Landmark(x: (a.x + b.x) / 2, y: (a.y + b.y) / 2, z: (a.z + b.z) / 2,
+                 visibility: mean(a.visibility, b.visibility), presence: mean(a.presence, b.presence))
+    }
+
+    static func mean(_ a: Float?, _ b: Float?) -> Float? {
+        guard let a, let b else { return a ?? b }
+        return (a + b) / 2
+    }
+
+    /// The body landmarks compared to tell two poses apart: nose, shoulders, elbows, wrists, hips, knees, ankles.
+    static let bodyLandmarks = [0, 11, 12, 13, 14, 15, 16, 23, 24, 25, 26, 27, 28]
+
+    /// Whether the middle of `b`'s hips lies inside `a`'s torso (the box of its shoulders and hips).
+    static func hipsInsideTorso(_ a: [NormalizedLandmark], _ b: [NormalizedLandmark], _ w: Float, _ h: Float) -> Bool {
+        let torso = [11, 12, 23, 24]
+        let xs = torso.map { a[$0].x * w }, ys = torso.map { a[$0].y * h }
+        let x = (b[23].x + b[24].x) / 2 * w, y = (b[23].y + b[24].y) / 2 * h
+        return x >= xs.min()! && x <= xs.max()! && y >= ys.min()! && y <= ys.max()!
+    }
+
+    /// Whether two poses are one person: the middle of one's hips lies inside the other's torso, or their
+    /// body landmarks are, on average, closer than
+    /// `duplicateDistance` × the larger pose's size (the longer side of its landmarks' box, in pixels),
+    /// compared as they are or with one pose's left and right exchanged (the same person seen facing the
+    /// other way).
+    static func isSamePerson(_ a: [NormalizedLandmark], _ b: [NormalizedLandmark], width: Int, height: Int) -> Bool {
+        let w = Float(width), h = Float(height)
+        func size(_ p: [NormalizedLandmark]) -> Float {
+            let xs = bodyLandmarks.map { p[$0].x * w }, ys = bodyLandmarks.map { p[$0].y * h }
+            return max(xs.max()! - xs.min()!, ys.max()! - ys.min()!)
+        }
+        let scale = max(size(a), size(b), 1)
+        func meanDistance(_ b: [NormalizedLandmark]) -> Float {
+            var total: Float = 0
+            for i in bodyLandmarks {
+                let dx = (a[i].x - b[i].x) * w, dy = (a[i].y - b[i].y) * h
+                total += (dx * dx + dy * dy).squareRoot()
+            }
+            return total / Float(bodyLandmarks.count)
+        }
+        if hipsInsideTorso(a, b, w, h) || hipsInsideTorso(b, a, w, h) { return true }
+        let distance = min(meanDistance(b), meanDistance(swapSides(b)))
+        return distance < duplicateDistance * scale
+    }
+}

@@ -1,0 +1,92 @@
+import BlazeKit
+import Foundation
+import Testing
+
+/// The accurate mode on a wide frame made at test time from the project's own photo: `pose/mpii_052475643.png`
+/// (its people 302 px tall) halved (2×2 box average, 151 px) and pasted at (1200, 600) into a
+/// flat grey 1920×1080 frame — the size at which MediaPipe's full-frame detector sees nobody. The photo has two
+/// people (seated, side by side).
+@Suite struct AccurateModeTests {
+    static let origin = (x: 1200, y: 600)
+
+    /// The wide frame, and MediaPipe's landmarks of the photo moved to where the person is in it.
+    static func wideFrame() throws -> (Image, [SIMD2<Float>]) {
+        let photo = try Image(contentsOfPNGFile: PoseReference.directory.appendingPathComponent("mpii_052475643.png").path)
+        let source = photo.pixels
+        let w = 1920, h = 1080
+        var frame = [UInt8](repeating: 128, count: w * h * 3)
+        for y in 0..<(photo.height / 2) {
+            for x in 0..<(photo.width / 2) {
+                for c in 0..<3 {
+                    var sum = 2
+                    for (dy, dx) in [(0, 0), (0, 1), (1, 0), (1, 1)] {
+                        sum += Int(source[((2 * y + dy) * photo.width + 2 * x + dx) * 3 + c])
+                    }
+                    frame[((origin.y + y) * w + origin.x + x) * 3 + c] = UInt8(sum / 4)
+                }
+            }
+        }
+        let reference = try #require(PoseReference.load("full").first { $0.image == "mpii_052475643.png" }?.poses.first)
+        let expected = reference.landmarks.map {
+            SIMD2(($0[0] * Float(photo.width) / 2 + Float(origin.x)) / Float(w), ($0[1] * Float(photo.height) / 2 + Float(origin.y)) / Float(h))
+        }
+        return (try Image(rgb: frame, width: w, height: h), expected)
+    }
+
+    static func landmarker(accurate: PoseAccurateMode?, threads: Int = 1) throws -> PoseLandmarker {
+        let options = PoseLandmarkerOptions()
+        options.numPoses = 3
+        options.baseOptions.threadCount = threads
+        options.accurateMode = accurate
+        return try PoseLandmarker(options: options)
+    }
+
+    @Test func findsTheSmallPersonTheDefaultMisses() throws {
+        let (frame, expected) = try Self.wideFrame()
+        #expect(try Self.landmarker(accurate: nil).detect(image: frame).landmarks.isEmpty)
+        let found = try Self.landmarker(accurate: PoseAccurateMode()).detect(image: frame).landmarks
+        // Both men of the photo (MediaPipe's reference, made with one pose, has the one on the right).
+        try #require(found.count == 2, "accurate mode found \(found.count) poses")
+        // One pose within 3 % of the person's height (151 px) of MediaPipe's on average, in pixels of the frame.
+        let errors = found.map { pose in
+            zip(pose, expected).map { l, e in
+                let dx = (l.x - e.x) * 1920, dy = (l.y - e.y) * 1080
+                return (dx * dx + dy * dy).squareRoot()
+            }.reduce(0, +) / 33
+        }
+        #expect(errors.min()! < 0.03 * 151, "mean landmark errors \(errors) px")
+    }
+
+    @Test func withoutTilesTheSmallPersonStaysMissed() throws {
+        let (frame, _) = try Self.wideFrame()
+        #expect(try Self.landmarker(accurate: PoseAccurateMode(tiledSearch: false)).detect(image: frame).landmarks.isEmpty)
+    }
+
+    @Test func sameResultsOnOneAndTwoThreads() throws {
+        let (frame, _) = try Self.wideFrame()
+        let one = try Self.landmarker(accurate: PoseAccurateMode(), threads: 1).detect(image: frame)
+        let two = try Self.landmarker(accurate: PoseAccurateMode(), threads: 2).detect(image: frame)
+        #expect(one.landmarks == two.landmarks && one.worldLandmarks == two.worldLandmarks)
+    }
+
+    /// The default mode is MediaPipe's: the option is nil unless set, and copies carry it.
+    @Test func offByDefaultAndCopied() throws {
+        let options = PoseLandmarkerOptions()
+        #expect(options.accurateMode == nil)
+        options.accurateMode = PoseAccurateMode(smallestPersonHeight: 60, flipAveraging: false)
+        #expect(options.copy().accurateMode == options.accurateMode)
+        options.accurateMode = PoseAccurateMode(smallestPersonHeight: 8)
+        #expect(throws: TaskError.invalidOption(name: "accurateMode.smallestPersonHeight", expected: ">= 32", actual: "8")) {
+            try PoseLandmarker(options: options)
+        }
+    }
+
+    /// The tile pyramid of a 1080p frame at the default smallest height: 35 tiles of 360 px and 8 of 720 px;
+    /// none on a photo smaller than the smallest tile; more for smaller people.
+    @Test func tileCounts() {
+        #expect(PoseAccurateMode().tileCount(width: 1920, height: 1080) == 43)
+        #expect(PoseAccurateMode().tileCount(width: 150, height: 300) == 0)
+        #expect(PoseAccurateMode(smallestPersonHeight: 60).tileCount(width: 1920, height: 1080) > 43)
+        #expect(PoseAccurateMode(tiledSearch: false).tileCount(width: 1920, height: 1080) == 0)
+    }
+}
