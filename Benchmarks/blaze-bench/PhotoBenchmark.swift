@@ -32,15 +32,10 @@ struct PhotoBenchmark: ParsableCommand {
         if accurate {
             var mode = PoseAccurateMode()
             mode.smallestPersonHeight = minPersonHeight
-            for part in accurateOff.split(separator: ",") {
-                switch part {
-                case "tiles": mode.tiledSearch = false
-                case "rotations": mode.rotatedSearch = false
-                case "zoom-out": mode.zoomedOutSearch = false
-                case "refine": mode.refinement = false
-                case "flip": mode.flipAveraging = false
-                default: throw ValidationError("--accurate-off: unknown part \(part)")
-                }
+            do {
+                try mode.turnOff(parts: accurateOff)
+            } catch {
+                throw ValidationError("--accurate-off: \(error)")
             }
             modes.append(("accurate", mode))
         }

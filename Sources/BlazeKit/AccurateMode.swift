@@ -23,6 +23,26 @@ public struct PoseAccurateMode: Sendable, Equatable, Hashable, Codable {
     /// Averages each landmark pass with the pass on the mirrored crop (left and right swapped back).
     public var flipAveraging = true
 
+    /// The parts' short names, as `blaze pose --accurate-off` takes them.
+    public static let partNames = ["tiles", "rotations", "zoom-out", "refine", "flip"]
+
+    /// Turns off the parts named in `list`, comma-separated short names (``partNames``); throws
+    /// ``TaskError/invalidOption(name:expected:actual:)`` naming an unknown one.
+    public mutating func turnOff(parts list: String) throws {
+        for part in list.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !part.isEmpty {
+            switch part {
+            case "tiles": tiledSearch = false
+            case "rotations": rotatedSearch = false
+            case "zoom-out": zoomedOutSearch = false
+            case "refine": refinement = false
+            case "flip": flipAveraging = false
+            default:
+                throw TaskError.invalidOption(name: "accurate mode part", expected: "one of \(Self.partNames.joined(separator: ", "))",
+                                              actual: "'\(part)'")
+            }
+        }
+    }
+
     /// Every part on, people of 120 px and taller.
     public init() {}
 

@@ -44,15 +44,10 @@ struct PoseCommand: ParsableCommand {
         if accurate {
             var mode = PoseAccurateMode()
             mode.smallestPersonHeight = minPersonHeight
-            for part in accurateOff.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !part.isEmpty {
-                switch part {
-                case "tiles": mode.tiledSearch = false
-                case "rotations": mode.rotatedSearch = false
-                case "zoom-out": mode.zoomedOutSearch = false
-                case "refine": mode.refinement = false
-                case "flip": mode.flipAveraging = false
-                default: throw ValidationError("--accurate-off: unknown part '\(part)' (tiles, rotations, zoom-out, refine, flip)")
-                }
+            do {
+                try mode.turnOff(parts: accurateOff)
+            } catch {
+                throw ValidationError("--accurate-off: \(error)")
             }
             options.accurateMode = mode
         }
