@@ -56,10 +56,12 @@ def test_two_threads_run_in_parallel():
         if best >= 1.7:
             break
     ratio = best
-    # 2.0x on an idle 2-core machine; on a shared one other processes take the second core, so the ratio is
-    # only asserted with BLAZEKIT_STRICT_PARALLEL=1 (test_gil_released_during_detect proves the mechanism).
-    if os.environ.get("BLAZEKIT_STRICT_PARALLEL") == "1":
-        assert ratio >= 1.7
+    # 2.0x on an idle 2-core machine. A landmarker that held the GIL (or a lock shared by landmarkers) gives
+    # 1.0x or less, so 1.3x, the best of three, fails on that and leaves room for a shared machine's noise;
+    # BLAZEKIT_STRICT_PARALLEL=1 asks for the 1.7x (test_gil_released_during_detect proves the mechanism
+    # independently of load).
+    required = 1.7 if os.environ.get("BLAZEKIT_STRICT_PARALLEL") == "1" else 1.3
+    assert ratio >= required, f"two landmarkers on two threads ran at {ratio:.2f}x one thread's frames per second"
 
 
 def test_gil_released_during_detect():
