@@ -271,16 +271,9 @@ final class AccuratePosePipeline: TaskPipeline {
         return person
     }
 
-    /// The left/right pairs of the 33 landmarks.
-    static let mirrorIndex: [Int] = {
-        var index = Array(0..<33)
-        let pairs = [(1, 4), (2, 5), (3, 6), (7, 8), (9, 10)] + stride(from: 11, to: 33, by: 2).map { ($0, $0 + 1) }
-        for (a, b) in pairs { index[a] = b; index[b] = a }
-        return index
-    }()
-
+    /// The landmarks with left and right exchanged (`PoseLandmarkName.mirrored`).
     static func swapSides<T>(_ landmarks: [T]) -> [T] {
-        landmarks.indices.map { landmarks[$0 < mirrorIndex.count ? mirrorIndex[$0] : $0] }
+        landmarks.indices.map { landmarks[PoseLandmarkName(rawValue: $0)?.mirrored.rawValue ?? $0] }
     }
 
     static func mean(_ a: NormalizedLandmark, _ b: NormalizedLandmark) -> NormalizedLandmark {

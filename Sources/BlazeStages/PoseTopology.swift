@@ -17,6 +17,17 @@ public enum PoseLandmarkName: Int, CaseIterable, Sendable, Codable, Hashable {
     case leftAnkle, rightAnkle
     case leftHeel, rightHeel
     case leftFootIndex, rightFootIndex
+
+    /// The same point on the other side of the body (`leftWrist` ↔ `rightWrist`, `mouthLeft` ↔ `mouthRight`);
+    /// the nose is its own. What a left–right mirror of the image does to a landmark's meaning.
+    public var mirrored: PoseLandmarkName {
+        switch rawValue {
+        case 0: return self
+        case 1...3: return PoseLandmarkName(rawValue: rawValue + 3)!
+        case 4...6: return PoseLandmarkName(rawValue: rawValue - 3)!
+        default: return PoseLandmarkName(rawValue: rawValue % 2 == 1 ? rawValue + 1 : rawValue - 1)!
+        }
+    }
 }
 
 /// A skeleton edge between two landmark indices (as Tasks iOS `MPPConnection`).

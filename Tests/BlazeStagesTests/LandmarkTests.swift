@@ -128,6 +128,20 @@ import Testing
         #expect(out[0] == 0.5 && close(out[1], 0.880797) && close(out[2], 0.119203) && out[3] == 0 && out[4] == 1)
     }
 
+    /// Mirroring exchanges each left landmark with its right twin, by name, and leaves the nose.
+    @Test func mirroredLandmarksAreTheOtherSidesByName() {
+        #expect(PoseLandmarkName.nose.mirrored == .nose)
+        for name in PoseLandmarkName.allCases where name != .nose {
+            let text = "\(name)", other = "\(name.mirrored)"
+            let swapped = text.contains("left") ? text.replacingOccurrences(of: "left", with: "right")
+                : text.contains("Left") ? text.replacingOccurrences(of: "Left", with: "Right")
+                : text.contains("right") ? text.replacingOccurrences(of: "right", with: "left")
+                : text.replacingOccurrences(of: "Right", with: "Left")
+            #expect(other == swapped, "\(name) mirrors to \(name.mirrored)")
+            #expect(name.mirrored.mirrored == name)
+        }
+    }
+
     @Test func poseTopology() {
         #expect(PoseLandmarkName.allCases.count == 33)
         #expect(PoseLandmarkName.nose.rawValue == 0 && PoseLandmarkName.leftShoulder.rawValue == 11)
