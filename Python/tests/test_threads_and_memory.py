@@ -56,11 +56,11 @@ def test_two_threads_run_in_parallel():
         if best >= 1.7:
             break
     ratio = best
-    # 2.0x on an idle 2-core machine. A landmarker that held the GIL (or a lock shared by landmarkers) gives
-    # 1.0x or less, so 1.3x, the best of three, fails on that and leaves room for a shared machine's noise;
-    # BLAZEKIT_STRICT_PARALLEL=1 asks for the 1.7x (test_gil_released_during_detect proves the mechanism
-    # independently of load).
-    required = 1.7 if os.environ.get("BLAZEKIT_STRICT_PARALLEL") == "1" else 1.3
+    # 2.0x on an idle 2-core machine (1.95-2.00 measured). A landmarker that held the GIL (or a lock shared by
+    # landmarkers) gives 1.0x or less; one whose fully connected layers woke OpenBLAS's threads gave 1.5-1.7x,
+    # as those threads spun on the core the other landmarker needed. The best of three allows for a shared
+    # machine's noise.
+    required = 1.7
     assert ratio >= required, f"two landmarkers on two threads ran at {ratio:.2f}x one thread's frames per second"
 
 

@@ -109,22 +109,52 @@ public enum LayoutKernel {
     }
 
     /// Fully connected: `out[m, n] = clamp(bias[n] + Σ_k x[m, k] · W[n, k])` for output columns `columns`.
+    ///
+    /// OpenBLAS does the products, one call per block of columns small enough (``openBLASSingleThreadLimit``)
+    /// that OpenBLAS runs it on the calling thread. A larger call would wake OpenBLAS's own threads, which then
+    /// spin for about a tenth of a second on the host's cores: a landmarker asked for one thread burned two
+    /// (measured: 16 ms of wall time and 32 ms of CPU per hand photo), and two landmarkers on two threads
+    /// competed with those spinners. Every output's dot product is the same call of the same OpenBLAS kernel
+    /// either way (blocks are whole multiples of 4 columns, OpenBLAS's block, and the remainder stays last),
+    /// so the results are the same bits as one call.
     public static func fullyConnected(input: UnsafePointer<Float>, weights: UnsafePointer<Float>, bias: UnsafePointer<Float>,
                                       output: UnsafeMutablePointer<Float>, rows m: Int, inFeatures k: Int, outFeatures n: Int,
                                       columns: Range<Int>, clamp: ClampBounds) {
         guard !columns.isEmpty else { return }
-        if m == 1 {
-            (output + columns.lowerBound).update(from: bias + columns.lowerBound, count: columns.count)
-            cblas_sgemv(CblasRowMajor, CblasNoTrans, Int32(columns.count), Int32(k), 1,
-                        weights + columns.lowerBound * k, Int32(k), input, 1, 1, output + columns.lowerBound, 1)
-        } else {
-            for r in 0..<m { (output + r * n + columns.lowerBound).update(from: bias + columns.lowerBound, count: columns.count) }
-            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, Int32(m), Int32(columns.count), Int32(k), 1,
-                        input, Int32(k), weights + columns.lowerBound * k, Int32(k), 1, output + columns.lowerBound, Int32(n))
+        for r in 0..<m { (output + r * n + columns.lowerBound).update(from: bias + columns.lowerBound, count: columns.count) }
+        let perCall = singleThreadedColumns(rows: m, inFeatures: k)
+        var start = columns.lowerBound
+        while start < columns.upperBound {
+            // Blocks of `perCall` columns, then the rest: the last (partial) group of 4 stays last, as in one call.
+            let end = columns.upperBound - start > perCall ? start + perCall : columns.upperBound
+            let count = end - start
+            if m == 1 {
+                cblas_sgemv(CblasRowMajor, CblasNoTrans, Int32(count), Int32(k), 1,
+                            weights + start * k, Int32(k), input, 1, 1, output + start, 1)
+            } else {
+                cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, Int32(m), Int32(count), Int32(k), 1,
+                            input, Int32(k), weights + start * k, Int32(k), 1, output + start, Int32(n))
+            }
+            start = end
         }
         if clamp != .none {
             for r in 0..<m { for j in columns { output[r * n + j] = clamp.apply(output[r * n + j]) } }
         }
+    }
+
+    /// Below this many multiply-adds per `cblas_sgemv` call (columns × inFeatures), OpenBLAS 0.3 computes on the
+    /// calling thread (`interface/gemv.c`: `m · n < 2304 · GEMM_MULTITHREAD_THRESHOLD`, the threshold 4 by
+    /// default); `cblas_sgemm` stays there below 65536 · 4 (`interface/gemm.c`, `SMP_THRESHOLD_MIN`).
+    public static let openBLASSingleThreadLimit: (gemv: Int, gemm: Int) = (gemv: 2304 * 4, gemm: 65536 * 4)
+
+    /// Columns per OpenBLAS call that keep the call on the calling thread: a multiple of 4, OpenBLAS's column
+    /// block. When not even 4 columns fit (an input row of 2304 or more), all columns in one call (`Int.max`):
+    /// smaller blocks would move columns out of OpenBLAS's 4-column kernel and change their last bits, so such
+    /// a layer keeps OpenBLAS's own threading. The built-in models' rows are 672 and 1152 long.
+    public static func singleThreadedColumns(rows m: Int, inFeatures k: Int) -> Int {
+        let limit = m == 1 ? openBLASSingleThreadLimit.gemv : openBLASSingleThreadLimit.gemm
+        let fit = (limit - 1) / max(1, m * k)
+        return fit >= 4 ? fit / 4 * 4 : Int.max
     }
 
     /// The plain twin of ``fullyConnected(input:weights:bias:output:rows:inFeatures:outFeatures:columns:clamp:)`` over

@@ -1,4 +1,5 @@
 import BlazeKernels
+import CBLAS
 import Foundation
 import Synchronization
 import Testing
@@ -104,6 +105,34 @@ import Testing
                                             columns: cols, clamp: ClampBounds(min: 0, max: 6))
             }
             expectClose(fg, fe, rtol: 1e-5, atol: 1e-5, "fully connected m=\(m)")
+        }
+    }
+
+    /// The hand landmark models' fully connected shapes (672 and 1152 inputs, 63 and 1 outputs), a row too long
+    /// for a 4-column block (one call then), and two rows: the calls in blocks small enough for OpenBLAS to stay on the calling
+    /// thread give the bits of one call over all columns, whatever OpenBLAS's thread count.
+    @Test(arguments: [(1, 672, 63), (1, 1152, 63), (1, 1152, 1), (1, 3001, 10), (2, 1152, 63), (1, 5, 40)])
+    func fullyConnectedInSingleThreadedBlocksMatchesOneCall(m: Int, k: Int, n: Int) {
+        var rng = SeededRandom(seed: UInt64(k * n + m))
+        let input = rng.array(m * k), w = rng.array(n * k), b = rng.array(n)
+        var blocks = [Float](repeating: .nan, count: m * n)
+        LayoutKernel.fullyConnected(input: input, weights: w, bias: b, output: &blocks, rows: m, inFeatures: k, outFeatures: n,
+                                    columns: 0..<n, clamp: .none)
+        var one = [Float](repeating: 0, count: m * n)
+        for r in 0..<m { for j in 0..<n { one[r * n + j] = b[j] } }
+        if m == 1 {
+            cblas_sgemv(CblasRowMajor, CblasNoTrans, Int32(n), Int32(k), 1, w, Int32(k), input, 1, 1, &one, 1)
+        } else {
+            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, Int32(m), Int32(n), Int32(k), 1, input, Int32(k), w, Int32(k),
+                        1, &one, Int32(n))
+        }
+        #expect(blocks == one)
+        let perCall = LayoutKernel.singleThreadedColumns(rows: m, inFeatures: k)
+        let limit = m == 1 ? LayoutKernel.openBLASSingleThreadLimit.gemv : LayoutKernel.openBLASSingleThreadLimit.gemm
+        if 4 * m * k < limit {
+            #expect(perCall % 4 == 0 && perCall * m * k < limit && (perCall + 4) * m * k >= limit, "\(perCall) columns of \(m)×\(k)")
+        } else {
+            #expect(perCall == .max, "a row too long for 4 columns: one call")
         }
     }
 

@@ -21,8 +21,8 @@ func sigpipeHandler() -> UInt {
     return unsafeBitCast(action.__sigaction_handler.sa_handler, to: UInt.self)
 }
 
-guard CommandLine.arguments.count == 2 else {
-    FileHandle.standardError.write("usage: HostProcessCheck PHOTO\n".data(using: .utf8)!)
+guard CommandLine.arguments.count == 3 else {
+    FileHandle.standardError.write("usage: HostProcessCheck POSE_PHOTO HAND_PHOTO\n".data(using: .utf8)!)
     exit(2)
 }
 openblas_set_num_threads(2)
@@ -39,6 +39,28 @@ do {
     let landmarker = try PoseLandmarker(options: options)
     let result = try landmarker.detect(image: MPImage(contentsOfFile: CommandLine.arguments[1]))
     print("poses=\(result.landmarks.count)")
+} catch {
+    print("error=\(error)")
+}
+// A landmarker asked for one thread uses one core: its process's CPU time over the detections is about their
+// wall time, however many threads OpenBLAS was given (its threads, once woken, spin on the other cores).
+do {
+    let handOptions = HandLandmarkerOptions()
+    handOptions.baseOptions.threadCount = 1
+    let landmarker = try HandLandmarker(options: handOptions)
+    let image = try MPImage(contentsOfFile: CommandLine.arguments[2])
+    _ = try landmarker.detect(image: image)
+    func cpuSeconds() -> Double {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+    }
+    let cpu0 = cpuSeconds(), wall0 = Date()
+    var hands = 0
+    for _ in 0..<30 { hands = try landmarker.detect(image: image).landmarks.count }
+    let wall = Date().timeIntervalSince(wall0), cpu = cpuSeconds() - cpu0
+    print("hands=\(hands)")
+    print("oneThread.cpuPerWall=\(cpu / wall)")
 } catch {
     print("error=\(error)")
 }
