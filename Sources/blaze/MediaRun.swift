@@ -332,6 +332,7 @@ struct MediaRun<Definition: TaskDefinition> {
         let madeAt = DispatchTime.now().uptimeNanoseconds
         let landmarker = try landmarker(for: stream)
         let makingNanoseconds = DispatchTime.now().uptimeNanoseconds - madeAt
+        var split = TimeSplit(start: openedAt + makingNanoseconds)
         if let work = stream.idleWork { landmarker.setIdleWork(work) }
         defer { landmarker.setIdleWork(nil) }
         var overlayWriter = try stream.isVideo ? overlayVideo.map { try OverlayVideoWriter(path: $0, stream: stream) } : nil
@@ -347,20 +348,24 @@ struct MediaRun<Definition: TaskDefinition> {
                     let seconds = Double(DispatchTime.now().uptimeNanoseconds - openedAt - makingNanoseconds) * 1e-9
                     let line = String(format: "%d frames in %.3f s, %.1f frames/s (opening the file to its last line)",
                                       processed, seconds, Double(processed) / max(seconds, 1e-9))
-                    FileHandle.standardError.write("\(stream.label): \(line)\n".data(using: .utf8)!)
+                    FileHandle.standardError.write("\(stream.label): \(line)\n\(stream.label): \(split.summary)\n".data(using: .utf8)!)
                 }
             }
         }
         var lastResult: Definition.Result?
-        events: while let event = stream.next() {
+        events: while let event = split.waitingForFrames({ stream.next() }) {
             index += 1
             switch event {
             case let .frame(frame):
                 do {
-                    let result = try frame.timestampInMilliseconds.map {
-                        try landmarker.detect(videoFrame: frame.image, timestampInMilliseconds: $0)
-                    } ?? landmarker.detect(image: frame.image)
-                    try emit(result, origin: FrameOrigin(frame), image: frame.image, into: sink)
+                    let detectorRuns = landmarker.trackingStatistics.detectorRuns
+                    let result = try split.detecting {
+                        try frame.timestampInMilliseconds.map {
+                            try landmarker.detect(videoFrame: frame.image, timestampInMilliseconds: $0)
+                        } ?? landmarker.detect(image: frame.image)
+                    }
+                    split.detectorRan(landmarker.trackingStatistics.detectorRuns > detectorRuns)
+                    try split.writing { try emit(result, origin: FrameOrigin(frame), image: frame.image, into: sink) }
                     try overlayWriter?.write(frame, result: result, drawing: task.overlay)
                     lastResult = result
                     processed += 1
@@ -400,5 +405,60 @@ struct MediaRun<Definition: TaskDefinition> {
         guard !options.quiet else { return }
         FileHandle.standardError.write("\(name): tracked \(statistics.frames) frames, \(task.detectorName) ran on \(statistics.detectorRuns)\n"
             .data(using: .utf8)!)
+    }
+}
+
+/// Where a video's time goes, for `--timing`: waiting for the next frame (decoding and converting, when the
+/// decoder has not kept ahead), the landmarker on frames where its detector ran and on tracked frames, and
+/// writing the lines; and when the first frame arrived and its line was written, from opening the file.
+struct TimeSplit {
+    let start: UInt64
+    var waiting: UInt64 = 0, detectorFrames: UInt64 = 0, trackedFrames: UInt64 = 0, writingTime: UInt64 = 0
+    var detectorCount = 0, trackedCount = 0
+    var firstFrameAt: UInt64?, firstLineAt: UInt64?
+    private var lastDetect: UInt64 = 0
+
+    init(start: UInt64) { self.start = start }
+
+    private static var now: UInt64 { DispatchTime.now().uptimeNanoseconds }
+
+    mutating func waitingForFrames<T>(_ body: () throws -> T) rethrows -> T {
+        let t0 = Self.now
+        defer {
+            let t1 = Self.now
+            waiting += t1 - t0
+            if firstFrameAt == nil { firstFrameAt = t1 }
+        }
+        return try body()
+    }
+
+    mutating func detecting<T>(_ body: () throws -> T) rethrows -> T {
+        let t0 = Self.now
+        defer { lastDetect = Self.now - t0 }
+        return try body()
+    }
+
+    mutating func detectorRan(_ ran: Bool) {
+        if ran { detectorFrames += lastDetect; detectorCount += 1 } else { trackedFrames += lastDetect; trackedCount += 1 }
+    }
+
+    mutating func writing<T>(_ body: () throws -> T) rethrows -> T {
+        let t0 = Self.now
+        defer {
+            let t1 = Self.now
+            writingTime += t1 - t0
+            if firstLineAt == nil { firstLineAt = t1 }
+        }
+        return try body()
+    }
+
+    var summary: String {
+        func ms(_ ns: UInt64) -> String { String(format: "%.1f ms", Double(ns) * 1e-6) }
+        func per(_ ns: UInt64, _ n: Int) -> String { n == 0 ? "" : String(format: " (%.2f ms each)", Double(ns) * 1e-6 / Double(n)) }
+        let first = firstFrameAt.map { "first frame after \(ms($0 - start))" } ?? "no frame"
+        let line = firstLineAt.map { ", its line after \(ms($0 - start))" } ?? ""
+        return "\(first)\(line); waiting for frames \(ms(waiting)), landmarker \(ms(detectorFrames)) on \(detectorCount) "
+            + "frames with the detector\(per(detectorFrames, detectorCount)) and \(ms(trackedFrames)) on \(trackedCount) tracked"
+            + "\(per(trackedFrames, trackedCount)), writing lines \(ms(writingTime))"
     }
 }

@@ -345,6 +345,35 @@ func meanAbsoluteDifference(_ a: Image, _ b: Image) -> Double {
         #expect(try VideoFileReader(path: path).decodeAheadWork() == false, "decodeAheadWork decoded for a reader with its own thread")
     }
 
+    /// The idle workers decode nothing ahead while the caller has its first frame (the slow one, with the
+    /// detector, which gets both threads), then one frame more for each frame taken, up to `prefetch`.
+    @Test func idleWorkersDecodeAheadFromTheSecondFrameOnRampingUpToPrefetch() throws {
+        let path = try writeClip("ramp.mp4", width: 48, height: 32, timestampsMs: Array(stride(from: 0, to: 800, by: 40)))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var options = VideoFileReader.Options()
+        options.decodesAhead = .onIdleWorkers
+        options.decodeThreads = 1
+        options.prefetch = 3
+        let reader = try VideoFileReader(path: path, options: options)
+        let work = reader.decodeAheadWork
+        func decodedAhead() -> Int {
+            var n = 0
+            while work() { n += 1 }
+            return n
+        }
+        #expect(decodedAhead() == 0, "before the first frame")
+        #expect(try reader.nextFrame()?.timestampMs == 0)
+        #expect(decodedAhead() == 0, "while the first frame is processed")
+        #expect(try reader.nextFrame()?.timestampMs == 40)
+        #expect(decodedAhead() == 1)
+        #expect(try reader.nextFrame()?.timestampMs == 80)
+        #expect(decodedAhead() == 2, "two ahead")
+        #expect(try reader.nextFrame()?.timestampMs == 120)
+        #expect(decodedAhead() == 2, "three ahead (prefetch), one of them decoded before")
+        #expect(try reader.nextFrame()?.timestampMs == 160)
+        #expect(decodedAhead() == 1, "still three ahead")
+    }
+
     @Test func emptyTextAndNonVideoFilesAreRefusedWithTheirPath() throws {
         let empty = temporaryPath("empty.mp4"), text = temporaryPath("notes.txt")
         try Data().write(to: URL(fileURLWithPath: empty))
