@@ -422,14 +422,19 @@ struct TimeSplit {
 
     private static var now: UInt64 { DispatchTime.now().uptimeNanoseconds }
 
-    mutating func waitingForFrames<T>(_ body: () throws -> T) rethrows -> T {
-        let t0 = Self.now
+    /// Times `body` into `total`, and notes when the first call ended in `first`.
+    private static func timed<T>(_ total: inout UInt64, first: inout UInt64?, _ body: () throws -> T) rethrows -> T {
+        let t0 = now
         defer {
-            let t1 = Self.now
-            waiting += t1 - t0
-            if firstFrameAt == nil { firstFrameAt = t1 }
+            let t1 = now
+            total += t1 - t0
+            if first == nil { first = t1 }
         }
         return try body()
+    }
+
+    mutating func waitingForFrames<T>(_ body: () throws -> T) rethrows -> T {
+        try Self.timed(&waiting, first: &firstFrameAt, body)
     }
 
     mutating func detecting<T>(_ body: () throws -> T) rethrows -> T {
@@ -443,13 +448,7 @@ struct TimeSplit {
     }
 
     mutating func writing<T>(_ body: () throws -> T) rethrows -> T {
-        let t0 = Self.now
-        defer {
-            let t1 = Self.now
-            writingTime += t1 - t0
-            if firstLineAt == nil { firstLineAt = t1 }
-        }
-        return try body()
+        try Self.timed(&writingTime, first: &firstLineAt, body)
     }
 
     var summary: String {
