@@ -89,12 +89,14 @@ func readWithHelpers(_ path: String, options: VideoFileReader.Options) throws
         }.start()
     }
     defer { stop.store(true, ordering: .relaxed); finished.wait() }
-    // The first frame is left to the helpers (with a generous limit for a loaded machine), so they surely
-    // take part; later frames go to whichever thread gets there first.
-    let deadline = DispatchTime.now().uptimeNanoseconds + 10_000_000_000
-    while decoded.load(ordering: .relaxed) == 0, DispatchTime.now().uptimeNanoseconds < deadline { usleep(100) }
+    // Helpers decode nothing ahead until the caller has taken two frames (then one more per frame taken);
+    // after those two, the next frame is left to the helpers (with a generous limit for a loaded machine), so
+    // they surely take part; later frames go to whichever thread gets there first.
     var frames: [VideoFrame] = []
     do {
+        for _ in 0..<2 { if let frame = try reader.nextFrame() { frames.append(frame) } }
+        let deadline = DispatchTime.now().uptimeNanoseconds + 10_000_000_000
+        while frames.count == 2, decoded.load(ordering: .relaxed) == 0, DispatchTime.now().uptimeNanoseconds < deadline { usleep(100) }
         while let frame = try reader.nextFrame() { frames.append(frame) }
         #expect(try reader.nextFrame() == nil, "a finished reader stays finished")
         return (frames, nil, decoded.load(ordering: .relaxed))
