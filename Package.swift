@@ -128,7 +128,7 @@ let package = Package(
         // What several test targets share: the seeded SplitMix64, the photos of Tests/BlazeKitTests/Fixtures by path.
         .target(name: "BlazeTestSupport", dependencies: ["BlazeImage"], path: "Tests/BlazeTestSupport"),
         .testTarget(name: "BlazeModelFormatTests", dependencies: ["BlazeModelFormat"]),
-        .testTarget(name: "BlazeKernelsTests", dependencies: ["BlazeKernels", "CBLAS"]),
+        .testTarget(name: "BlazeKernelsTests", dependencies: ["BlazeKernels", "BlazeKernelsAVX512", "CBLAS"]),
         .testTarget(name: "BlazeRuntimeTests", dependencies: ["BlazeRuntime", "BlazeKit", "BlazeModelFormat"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "BlazeConverterTests", dependencies: ["BlazeConverter", "BlazeModelFormat", "CZlib", "BlazeTestSupport"]),

@@ -154,6 +154,16 @@ public enum PackedGEMM {
                         let n = min(tileRows, end - r)
                         let ar = a + r * lda, cr = c + r * ldc + p * width
                         switch tile {
+                        case .avx512x8x32 where n < tileRows && n <= (columns <= 16 ? 2 : 6):
+                            // A leftover of a few rows: two at a time (4 cycles a step on Zen 4, where the tile
+                            // takes 16 for eight rows, or 8 for its left half), the same bits.
+                            var q = 0
+                            while q < n {
+                                let pair = min(2, n - q)
+                                GEMMRowPair32.run(a: ar + q * lda, lda: lda, rows: pair, panel: panel, indices: idx, depth: live,
+                                                  bias: bias, c: cr + q * ldc, ldc: ldc, columns: columns, bounds: bounds)
+                                q += pair
+                            }
                         case .avx512x8x32 where columns <= 16:
                             GEMMTile8x32.runHalf(a: ar, lda: lda, rows: n, panel: panel, indices: idx, depth: live, bias: bias,
                                                  c: cr, ldc: ldc, columns: columns, bounds: bounds)

@@ -1,4 +1,5 @@
 import BlazeKernels
+import BlazeKernelsAVX512
 import Testing
 
 /// One convolution geometry, deliberately awkward: odd channels, stride 2, asymmetric pads.
@@ -243,6 +244,37 @@ struct DepthwiseCase: CustomStringConvertible, Sendable {
                 }
                 for (tile, result) in zip(tiles.dropFirst(), results.dropFirst()) {
                     expectBitIdentical(result, results[0], "\(tile) against \(tiles[0]): m\(s.m) n\(s.n) k\(s.k) \(clamp)")
+                }
+            }
+        }
+    }
+
+    /// The row-pair remainder of the AVX-512 tile (``GEMMRowPair32``, for the last one to six rows of a block)
+    /// writes the bits the 8 × 32 tile (or its left half) writes for those rows, at every width of the
+    /// last panel, and nothing past `columns`.
+    @Test func rowPairGivesTheTilesBits() {
+        guard CPUFeatures.hasAVX512 else { return }
+        var rng = SeededRandom(seed: 77)
+        let depth = 37, lda = 41
+        let a = rng.array(2 * lda), panel = rng.array(depth * 32), bias = rng.array(32)
+        let indices = (0..<depth).map { Int32($0 + $0 / 9) }   // ascending, with gaps, below lda
+        for columns in [1, 7, 8, 15, 16, 17, 24, 31, 32] {
+            for rows in [1, 2] {
+                for bounds: [Float] in [[-.infinity, .infinity], [-0.5, 0.25]] {
+                    let ldc = 35
+                    var tile = [Float](repeating: -7, count: 2 * ldc), pair = tile
+                    if columns <= 16 {
+                        GEMMTile8x32.runHalf(a: a, lda: lda, rows: rows, panel: panel, indices: indices, depth: depth, bias: bias,
+                                             c: &tile, ldc: ldc, columns: columns, bounds: bounds)
+                    } else {
+                        GEMMTile8x32.run(a: a, lda: lda, rows: rows, panel: panel, indices: indices, depth: depth, bias: bias,
+                                         c: &tile, ldc: ldc, columns: columns, bounds: bounds)
+                    }
+                    GEMMRowPair32.run(a: a, lda: lda, rows: rows, panel: panel, indices: indices, depth: depth, bias: bias,
+                                      c: &pair, ldc: ldc, columns: columns, bounds: bounds)
+                    expectBitIdentical(pair, tile, "rows \(rows) columns \(columns) bounds \(bounds)")
+                    #expect(pair.enumerated().allSatisfy { i, v in i % ldc < columns && i / ldc < rows || v == -7 },
+                            "rows \(rows) columns \(columns): wrote outside the block")
                 }
             }
         }
