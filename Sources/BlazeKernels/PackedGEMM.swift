@@ -164,9 +164,15 @@ public enum PackedGEMM {
                                                   bias: bias, c: cr + q * ldc, ldc: ldc, columns: columns, bounds: bounds)
                                 q += pair
                             }
+                        case .avx512x8x32 where columns <= 8:
+                            GEMMTile8x24.runQuarter(a: ar, lda: lda, rows: n, panel: panel, indices: idx, depth: live, bias: bias,
+                                                    c: cr, ldc: ldc, columns: columns, bounds: bounds)
                         case .avx512x8x32 where columns <= 16:
                             GEMMTile8x32.runHalf(a: ar, lda: lda, rows: n, panel: panel, indices: idx, depth: live, bias: bias,
                                                  c: cr, ldc: ldc, columns: columns, bounds: bounds)
+                        case .avx512x8x32 where columns <= 24:
+                            GEMMTile8x24.run(a: ar, lda: lda, rows: n, panel: panel, indices: idx, depth: live, bias: bias,
+                                             c: cr, ldc: ldc, columns: columns, bounds: bounds)
                         case .avx512x8x32:
                             GEMMTile8x32.run(a: ar, lda: lda, rows: n, panel: panel, indices: idx, depth: live, bias: bias,
                                              c: cr, ldc: ldc, columns: columns, bounds: bounds)

@@ -177,6 +177,7 @@ struct DepthwiseCase: CustomStringConvertible, Sendable {
 @Suite struct PackedGEMMTests {
     static let shapes: [(m: Int, n: Int, k: Int)] = [
         (1, 1, 1), (5, 7, 3), (6, 16, 8), (8, 32, 8), (13, 33, 17), (9, 48, 1), (17, 15, 40), (50, 70, 24), (3, 100, 64),
+        (49, 24, 16), (11, 56, 9), (19, 40, 12),
     ]
 
     @Test(arguments: GEMMTile.allCases)
@@ -225,8 +226,10 @@ struct DepthwiseCase: CustomStringConvertible, Sendable {
     }
 
     /// Every tile the CPU runs gives the same bits, on the shapes above: among them widths whose last panel
-    /// has at most 16 live columns (1, 7, 16, 33, 40, 48, 70, 100), which the AVX-512 tile runs at half
-    /// width (``GEMMTile8x32/runHalf``), and 24 and 32, which it runs whole.
+    /// has 1–8 live columns (1, 7, 33, 40, 70, 100), which the AVX-512 tile runs 8 wide
+    /// (``GEMMTile8x24/runQuarter``), 9–16 (16, 15, 48) at half width (``GEMMTile8x32/runHalf``), 17–24
+    /// (24, 56) three quarters wide (``GEMMTile8x24``), and 32, which it runs whole; and rows left over from
+    /// a block of eight (1–6: ``GEMMRowPair32``).
     @Test func tilesGiveIdenticalBits() {
         let tiles = GEMMTile.allCases.filter(\.isSupported)
         guard tiles.count > 1 else { return }
@@ -250,9 +253,9 @@ struct DepthwiseCase: CustomStringConvertible, Sendable {
     }
 
     /// The row-pair remainder of the AVX-512 tile (``GEMMRowPair32``, for the last one to six rows of a block)
-    /// writes the bits the 8 × 32 tile (or its left half) writes for those rows, at every width of the
-    /// last panel, and nothing past `columns`.
-    @Test func rowPairGivesTheTilesBits() {
+    /// and its narrower cuts (``GEMMTile8x24``) write the bits the 8 × 32 tile (or its left half) writes, at
+    /// every width of the last panel, and nothing past `columns`.
+    @Test func rowPairAndNarrowCutsGiveTheTilesBits() {
         guard CPUFeatures.hasAVX512 else { return }
         var rng = SeededRandom(seed: 77)
         let depth = 37, lda = 41
@@ -273,6 +276,18 @@ struct DepthwiseCase: CustomStringConvertible, Sendable {
                     GEMMRowPair32.run(a: a, lda: lda, rows: rows, panel: panel, indices: indices, depth: depth, bias: bias,
                                       c: &pair, ldc: ldc, columns: columns, bounds: bounds)
                     expectBitIdentical(pair, tile, "rows \(rows) columns \(columns) bounds \(bounds)")
+                    // The narrower cuts of the tile, where they apply.
+                    if columns <= 8 || (columns > 16 && columns <= 24) {
+                        var cut = [Float](repeating: -7, count: 2 * ldc)
+                        if columns <= 8 {
+                            GEMMTile8x24.runQuarter(a: a, lda: lda, rows: rows, panel: panel, indices: indices, depth: depth,
+                                                    bias: bias, c: &cut, ldc: ldc, columns: columns, bounds: bounds)
+                        } else {
+                            GEMMTile8x24.run(a: a, lda: lda, rows: rows, panel: panel, indices: indices, depth: depth,
+                                             bias: bias, c: &cut, ldc: ldc, columns: columns, bounds: bounds)
+                        }
+                        expectBitIdentical(cut, tile, "8 × 24 / 8 × 8: rows \(rows) columns \(columns) bounds \(bounds)")
+                    }
                     #expect(pair.enumerated().allSatisfy { i, v in i % ldc < columns && i / ldc < rows || v == -7 },
                             "rows \(rows) columns \(columns): wrote outside the block")
                 }
