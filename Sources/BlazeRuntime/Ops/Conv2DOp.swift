@@ -70,14 +70,13 @@ enum Conv2DOp: OpPlanner {
                                        window: window.isPointwise ? nil : window, inChannels: inChannels)
         if window.isPointwise {
             s.variant = .packed1x1(packed)
-            // A map of fewer pixels than outputs (pose_detection's 7×7, 1152→192) has more weights than
-            // input: split the weight panels between the tasks, so each thread streams only its share of
-            // them, instead of the pixels (node 52 at 2 threads, best of 11: 0.104 → 0.069 ms).
-            let pixels = window.outputHeight * window.outputWidth
-            if s.tasks > 1, pixels < outC, packed.panelCount >= 2 * s.tasks {
-                s.splitsOutputs = true
-                s.tasks = min(s.tasks, packed.panelCount)
-            }
+            // Split by pixels, even on a map of fewer pixels than outputs. Splitting such a map's weight
+            // panels instead (each thread streaming half the weights) was faster for one node alone
+            // (pose_detection's 7×7, 1152 → 192, when it ran dense: 0.104 → 0.069 ms), but whole networks
+            // are faster split by pixels: the depthwise convolutions beside these nodes split rows, so
+            // pixel halves keep each thread's activations in its own core's cache. 16 paired rounds at 2
+            // threads: hand_landmark_full, hand_landmark_lite, palm_detection_lite, pose_landmark_full and
+            // pose_landmark_lite faster in 11–12 of 16, by 1–5 %; palm_detection_full in 9; pose_detection even (Benchmarks/RESULTS.md).
         } else {
             s.variant = .packedIm2col(packed)
             s.pixelBlock = Conv2DKernel.im2colPixelBlock(window: window, inChannels: inChannels, budgetFloats: 1 << 13)
