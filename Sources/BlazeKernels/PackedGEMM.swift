@@ -160,19 +160,24 @@ public enum PackedGEMM {
                             var q = 0
                             while q < n {
                                 let pair = min(2, n - q)
-                                GEMMRowPair32.run(a: ar + q * lda, lda: lda, rows: pair, panel: panel, indices: idx, depth: live,
-                                                  bias: bias, c: cr + q * ldc, ldc: ldc, columns: columns, bounds: bounds)
+                                if columns <= 16 {
+                                    GEMMTile8x32.runPairHalf(a: ar + q * lda, lda: lda, rows: pair, panel: panel, indices: idx, depth: live,
+                                                             bias: bias, c: cr + q * ldc, ldc: ldc, columns: columns, bounds: bounds)
+                                } else {
+                                    GEMMTile8x32.runPair(a: ar + q * lda, lda: lda, rows: pair, panel: panel, indices: idx, depth: live,
+                                                         bias: bias, c: cr + q * ldc, ldc: ldc, columns: columns, bounds: bounds)
+                                }
                                 q += pair
                             }
                         case .avx512x8x32 where columns <= 8:
-                            GEMMTile8x24.runQuarter(a: ar, lda: lda, rows: n, panel: panel, indices: idx, depth: live, bias: bias,
+                            GEMMTile8x32.runQuarter(a: ar, lda: lda, rows: n, panel: panel, indices: idx, depth: live, bias: bias,
                                                     c: cr, ldc: ldc, columns: columns, bounds: bounds)
                         case .avx512x8x32 where columns <= 16:
                             GEMMTile8x32.runHalf(a: ar, lda: lda, rows: n, panel: panel, indices: idx, depth: live, bias: bias,
                                                  c: cr, ldc: ldc, columns: columns, bounds: bounds)
                         case .avx512x8x32 where columns <= 24:
-                            GEMMTile8x24.run(a: ar, lda: lda, rows: n, panel: panel, indices: idx, depth: live, bias: bias,
-                                             c: cr, ldc: ldc, columns: columns, bounds: bounds)
+                            GEMMTile8x32.runThreeQuarters(a: ar, lda: lda, rows: n, panel: panel, indices: idx, depth: live,
+                                                          bias: bias, c: cr, ldc: ldc, columns: columns, bounds: bounds)
                         case .avx512x8x32:
                             GEMMTile8x32.run(a: ar, lda: lda, rows: n, panel: panel, indices: idx, depth: live, bias: bias,
                                              c: cr, ldc: ldc, columns: columns, bounds: bounds)

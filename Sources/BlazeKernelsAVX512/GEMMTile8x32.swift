@@ -156,6 +156,226 @@ public enum GEMMTile8x32 {
         }
     }
 
+    /// Narrower cuts of ``run(a:lda:rows:panel:indices:depth:bias:c:ldc:columns:bounds:)``, from the same
+    /// template: the full tile computes eight rows and 32 columns whatever a block needs. Each element is
+    /// the same chain of fused multiply-adds in the same order, so results are bit-identical.
+    /// - `runPair`, `runPairHalf`: one or two rows (a block's last 1–6 rows, two at a time). A 7 × 7 map's
+    ///   49 pixels cost 56 rows in the tile; two rows are the fewest that keep the multiply-adds busy, each
+    ///   element being one dependent chain.
+    /// - `runThreeQuarters`: 17–24 live columns, a zmm and a ymm per row; `runQuarter`: 1–8, a ymm. Zen 4
+    ///   runs a 512-bit multiply-add as two 256-bit ones, so the zero columns of a wider cut cost real time.
+    ///   Both read only the live part of each 32-wide panel row and of the bias.
+    @inline(never)
+    public static func runPair(a: UnsafePointer<Float>, lda: Int, rows: Int, panel: UnsafePointer<Float>,
+                               indices: UnsafePointer<Int32>, depth: Int, bias: UnsafePointer<Float>,
+                               c: UnsafeMutablePointer<Float>, ldc: Int, columns: Int, bounds: UnsafePointer<Float>) {
+        typealias V = SIMD16<Float>
+        let last = rows &- 1
+        let x0 = a, x1 = a + min(1, last) &* lda
+        let braw = UnsafeRawPointer(bias)
+        let b0 = braw.loadUnaligned(as: V.self), b1 = braw.loadUnaligned(fromByteOffset: 64, as: V.self)
+        var acc00 = b0, acc01 = b1
+        var acc10 = b0, acc11 = b1
+        var p = UnsafeRawPointer(panel)
+        for i in 0..<depth {
+            let k = Int(indices[i])
+            let w0 = p.loadUnaligned(as: V.self), w1 = p.loadUnaligned(fromByteOffset: 64, as: V.self)
+            var v = V(repeating: x0[k]); acc00 = acc00.addingProduct(v, w0); acc01 = acc01.addingProduct(v, w1)
+            v = V(repeating: x1[k]); acc10 = acc10.addingProduct(v, w0); acc11 = acc11.addingProduct(v, w1)
+            p += 128
+        }
+        let clamp = Clamp(bounds)
+        let out = UnsafeMutableRawPointer(c)
+        if rows == 2, columns == 32 {
+            let rowBytes = ldc &* 4
+            out.storeBytes(of: clamp(acc00), as: V.self); out.storeBytes(of: clamp(acc01), toByteOffset: 64, as: V.self)
+            var o = out + rowBytes
+            o.storeBytes(of: clamp(acc10), as: V.self); o.storeBytes(of: clamp(acc11), toByteOffset: 64, as: V.self)
+            return
+        }
+        // Partial tile: whole vectors while 16 columns remain, then 8, then lane by lane.
+        for r in 0..<rows {
+            let (l, h): (V, V)
+            switch r {
+            case 0: (l, h) = (acc00, acc01)
+            default: (l, h) = (acc10, acc11)
+            }
+            let dst = out + r &* ldc &* 4
+            let offset = columns >= 16 ? 16 : 0       // the column of lane 0 of `v`
+            if offset == 16 { dst.storeBytes(of: clamp(l), as: V.self) }
+            let v = offset == 16 ? clamp(h) : clamp(l)
+            var j = offset
+            if columns &- j >= 8 { dst.storeBytes(of: v.lowHalf, toByteOffset: j &* 4, as: SIMD8<Float>.self); j &+= 8 }
+            while j < columns { dst.storeBytes(of: v[j &- offset], toByteOffset: j &* 4, as: Float.self); j &+= 1 }
+        }
+    }
+
+    @inline(never)
+    public static func runPairHalf(a: UnsafePointer<Float>, lda: Int, rows: Int, panel: UnsafePointer<Float>,
+                                   indices: UnsafePointer<Int32>, depth: Int, bias: UnsafePointer<Float>,
+                                   c: UnsafeMutablePointer<Float>, ldc: Int, columns: Int, bounds: UnsafePointer<Float>) {
+        typealias V = SIMD16<Float>
+        let last = rows &- 1
+        let x0 = a, x1 = a + min(1, last) &* lda
+        let b0 = UnsafeRawPointer(bias).loadUnaligned(as: V.self)
+        var acc00 = b0, acc10 = b0
+        var p = UnsafeRawPointer(panel)
+        for i in 0..<depth {
+            let k = Int(indices[i])
+            let w0 = p.loadUnaligned(as: V.self)
+            acc00 = acc00.addingProduct(V(repeating: x0[k]), w0)
+            acc10 = acc10.addingProduct(V(repeating: x1[k]), w0)
+            p += 128
+        }
+        let clamp = Clamp(bounds)
+        let out = UnsafeMutableRawPointer(c)
+        let rowBytes = ldc &* 4
+        if rows == 2, columns == 16 {
+            out.storeBytes(of: clamp(acc00), as: V.self)
+            var o = out + rowBytes
+            o.storeBytes(of: clamp(acc10), as: V.self)
+            return
+        }
+        // Partial tile: a whole vector for 16 columns, else 8 and then lane by lane.
+        for r in 0..<rows {
+            let v: V
+            switch r {
+            case 0: v = clamp(acc00)
+            default: v = clamp(acc10)
+            }
+            let dst = out + r &* rowBytes
+            if columns == 16 { dst.storeBytes(of: v, as: V.self); continue }
+            var j = 0
+            if columns >= 8 { dst.storeBytes(of: v.lowHalf, as: SIMD8<Float>.self); j = 8 }
+            while j < columns { dst.storeBytes(of: v[j], toByteOffset: j &* 4, as: Float.self); j &+= 1 }
+        }
+    }
+
+    @inline(never)
+    public static func runThreeQuarters(a: UnsafePointer<Float>, lda: Int, rows: Int, panel: UnsafePointer<Float>,
+                                        indices: UnsafePointer<Int32>, depth: Int, bias: UnsafePointer<Float>,
+                                        c: UnsafeMutablePointer<Float>, ldc: Int, columns: Int, bounds: UnsafePointer<Float>) {
+        typealias V = SIMD16<Float>
+        typealias H = SIMD8<Float>
+        let last = rows &- 1
+        let x0 = a, x1 = a + min(1, last) &* lda, x2 = a + min(2, last) &* lda
+        let x3 = a + min(3, last) &* lda, x4 = a + min(4, last) &* lda, x5 = a + min(5, last) &* lda
+        let x6 = a + min(6, last) &* lda, x7 = a + min(7, last) &* lda
+        let braw = UnsafeRawPointer(bias)
+        let b0 = braw.loadUnaligned(as: V.self), b1 = braw.loadUnaligned(fromByteOffset: 64, as: H.self)
+        var acc00 = b0, acc01 = b1, acc10 = b0, acc11 = b1, acc20 = b0, acc21 = b1, acc30 = b0, acc31 = b1
+        var acc40 = b0, acc41 = b1, acc50 = b0, acc51 = b1, acc60 = b0, acc61 = b1, acc70 = b0, acc71 = b1
+        var p = UnsafeRawPointer(panel)
+        for i in 0..<depth {
+            let k = Int(indices[i])
+            let w0 = p.loadUnaligned(as: V.self), w1 = p.loadUnaligned(fromByteOffset: 64, as: H.self)
+            var s = x0[k]; acc00 = acc00.addingProduct(V(repeating: s), w0); acc01 = acc01.addingProduct(H(repeating: s), w1)
+            s = x1[k]; acc10 = acc10.addingProduct(V(repeating: s), w0); acc11 = acc11.addingProduct(H(repeating: s), w1)
+            s = x2[k]; acc20 = acc20.addingProduct(V(repeating: s), w0); acc21 = acc21.addingProduct(H(repeating: s), w1)
+            s = x3[k]; acc30 = acc30.addingProduct(V(repeating: s), w0); acc31 = acc31.addingProduct(H(repeating: s), w1)
+            s = x4[k]; acc40 = acc40.addingProduct(V(repeating: s), w0); acc41 = acc41.addingProduct(H(repeating: s), w1)
+            s = x5[k]; acc50 = acc50.addingProduct(V(repeating: s), w0); acc51 = acc51.addingProduct(H(repeating: s), w1)
+            s = x6[k]; acc60 = acc60.addingProduct(V(repeating: s), w0); acc61 = acc61.addingProduct(H(repeating: s), w1)
+            s = x7[k]; acc70 = acc70.addingProduct(V(repeating: s), w0); acc71 = acc71.addingProduct(H(repeating: s), w1)
+            p += 128
+        }
+        let clamp = Clamp(bounds)
+        let out = UnsafeMutableRawPointer(c)
+        if rows == 8, columns == 24 {
+            let rowBytes = ldc &* 4
+            out.storeBytes(of: clamp(acc00), as: V.self); out.storeBytes(of: clamp(acc01), toByteOffset: 64, as: H.self)
+            var o = out + rowBytes
+            o.storeBytes(of: clamp(acc10), as: V.self); o.storeBytes(of: clamp(acc11), toByteOffset: 64, as: H.self); o += rowBytes
+            o.storeBytes(of: clamp(acc20), as: V.self); o.storeBytes(of: clamp(acc21), toByteOffset: 64, as: H.self); o += rowBytes
+            o.storeBytes(of: clamp(acc30), as: V.self); o.storeBytes(of: clamp(acc31), toByteOffset: 64, as: H.self); o += rowBytes
+            o.storeBytes(of: clamp(acc40), as: V.self); o.storeBytes(of: clamp(acc41), toByteOffset: 64, as: H.self); o += rowBytes
+            o.storeBytes(of: clamp(acc50), as: V.self); o.storeBytes(of: clamp(acc51), toByteOffset: 64, as: H.self); o += rowBytes
+            o.storeBytes(of: clamp(acc60), as: V.self); o.storeBytes(of: clamp(acc61), toByteOffset: 64, as: H.self); o += rowBytes
+            o.storeBytes(of: clamp(acc70), as: V.self); o.storeBytes(of: clamp(acc71), toByteOffset: 64, as: H.self)
+            return
+        }
+        // Partial tile (more than 16 columns): the first vector whole, then lane by lane.
+        for r in 0..<rows {
+            let (l, h): (V, H)
+            switch r {
+            case 0: (l, h) = (acc00, acc01)
+            case 1: (l, h) = (acc10, acc11)
+            case 2: (l, h) = (acc20, acc21)
+            case 3: (l, h) = (acc30, acc31)
+            case 4: (l, h) = (acc40, acc41)
+            case 5: (l, h) = (acc50, acc51)
+            case 6: (l, h) = (acc60, acc61)
+            default: (l, h) = (acc70, acc71)
+            }
+            let dst = out + r &* ldc &* 4
+            dst.storeBytes(of: clamp(l), as: V.self)
+            let v = clamp(h)
+            var j = 16
+            while j < columns { dst.storeBytes(of: v[j &- 16], toByteOffset: j &* 4, as: Float.self); j &+= 1 }
+        }
+    }
+
+    @inline(never)
+    public static func runQuarter(a: UnsafePointer<Float>, lda: Int, rows: Int, panel: UnsafePointer<Float>,
+                                  indices: UnsafePointer<Int32>, depth: Int, bias: UnsafePointer<Float>,
+                                  c: UnsafeMutablePointer<Float>, ldc: Int, columns: Int, bounds: UnsafePointer<Float>) {
+        typealias V = SIMD8<Float>
+        let last = rows &- 1
+        let x0 = a, x1 = a + min(1, last) &* lda, x2 = a + min(2, last) &* lda
+        let x3 = a + min(3, last) &* lda, x4 = a + min(4, last) &* lda, x5 = a + min(5, last) &* lda
+        let x6 = a + min(6, last) &* lda, x7 = a + min(7, last) &* lda
+        let b0 = UnsafeRawPointer(bias).loadUnaligned(as: V.self)
+        var acc00 = b0, acc10 = b0, acc20 = b0, acc30 = b0, acc40 = b0, acc50 = b0, acc60 = b0, acc70 = b0
+        var p = UnsafeRawPointer(panel)
+        for i in 0..<depth {
+            let k = Int(indices[i])
+            let w0 = p.loadUnaligned(as: V.self)
+            acc00 = acc00.addingProduct(V(repeating: x0[k]), w0)
+            acc10 = acc10.addingProduct(V(repeating: x1[k]), w0)
+            acc20 = acc20.addingProduct(V(repeating: x2[k]), w0)
+            acc30 = acc30.addingProduct(V(repeating: x3[k]), w0)
+            acc40 = acc40.addingProduct(V(repeating: x4[k]), w0)
+            acc50 = acc50.addingProduct(V(repeating: x5[k]), w0)
+            acc60 = acc60.addingProduct(V(repeating: x6[k]), w0)
+            acc70 = acc70.addingProduct(V(repeating: x7[k]), w0)
+            p += 128
+        }
+        let clamp = Clamp(bounds)
+        let out = UnsafeMutableRawPointer(c)
+        let rowBytes = ldc &* 4
+        if rows == 8, columns == 8 {
+            out.storeBytes(of: clamp(acc00), as: V.self)
+            var o = out + rowBytes
+            o.storeBytes(of: clamp(acc10), as: V.self); o += rowBytes
+            o.storeBytes(of: clamp(acc20), as: V.self); o += rowBytes
+            o.storeBytes(of: clamp(acc30), as: V.self); o += rowBytes
+            o.storeBytes(of: clamp(acc40), as: V.self); o += rowBytes
+            o.storeBytes(of: clamp(acc50), as: V.self); o += rowBytes
+            o.storeBytes(of: clamp(acc60), as: V.self); o += rowBytes
+            o.storeBytes(of: clamp(acc70), as: V.self)
+            return
+        }
+        // Partial tile: a whole vector for 8 columns, else 4 and then lane by lane.
+        for r in 0..<rows {
+            let v: V
+            switch r {
+            case 0: v = clamp(acc00)
+            case 1: v = clamp(acc10)
+            case 2: v = clamp(acc20)
+            case 3: v = clamp(acc30)
+            case 4: v = clamp(acc40)
+            case 5: v = clamp(acc50)
+            case 6: v = clamp(acc60)
+            default: v = clamp(acc70)
+            }
+            let dst = out + r &* rowBytes
+            if columns == 8 { dst.storeBytes(of: v, as: V.self); continue }
+            var j = 0
+            if columns >= 4 { dst.storeBytes(of: v.lowHalf, as: SIMD4<Float>.self); j = 4 }
+            while j < columns { dst.storeBytes(of: v[j], toByteOffset: j &* 4, as: Float.self); j &+= 1 }
+        }
+    }
+
     /// The activation clamp of the results, from the bounds the tile is passed in memory.
     struct Clamp {
         let lo: SIMD16<Float>, hi: SIMD16<Float>
@@ -166,6 +386,10 @@ public enum GEMMTile8x32 {
         @inline(__always) func callAsFunction(_ v: SIMD16<Float>) -> SIMD16<Float> {
             let x = v.replacing(with: lo, where: v .< lo)
             return x.replacing(with: hi, where: x .> hi)
+        }
+        @inline(__always) func callAsFunction(_ v: SIMD8<Float>) -> SIMD8<Float> {
+            let x = v.replacing(with: lo.lowHalf, where: v .< lo.lowHalf)
+            return x.replacing(with: hi.lowHalf, where: x .> hi.lowHalf)
         }
     }
 }

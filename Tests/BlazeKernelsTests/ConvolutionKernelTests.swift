@@ -227,9 +227,9 @@ struct DepthwiseCase: CustomStringConvertible, Sendable {
 
     /// Every tile the CPU runs gives the same bits, on the shapes above: among them widths whose last panel
     /// has 1–8 live columns (1, 7, 33, 40, 70, 100), which the AVX-512 tile runs 8 wide
-    /// (``GEMMTile8x24/runQuarter``), 9–16 (16, 15, 48) at half width (``GEMMTile8x32/runHalf``), 17–24
-    /// (24, 56) three quarters wide (``GEMMTile8x24``), and 32, which it runs whole; and rows left over from
-    /// a block of eight (1–6: ``GEMMRowPair32``).
+    /// (``GEMMTile8x32/runQuarter``), 9–16 (16, 15, 48) at half width (``GEMMTile8x32/runHalf``), 17–24
+    /// (24, 56) three quarters wide (``GEMMTile8x32/runThreeQuarters``), and 32, which it runs whole; and rows
+    /// left over from a block of eight (1–6: ``GEMMTile8x32/runPair``).
     @Test func tilesGiveIdenticalBits() {
         let tiles = GEMMTile.allCases.filter(\.isSupported)
         guard tiles.count > 1 else { return }
@@ -252,9 +252,10 @@ struct DepthwiseCase: CustomStringConvertible, Sendable {
         }
     }
 
-    /// The row-pair remainder of the AVX-512 tile (``GEMMRowPair32``, for the last one to six rows of a block)
-    /// and its narrower cuts (``GEMMTile8x24``) write the bits the 8 × 32 tile (or its left half) writes, at
-    /// every width of the last panel, and nothing past `columns`.
+    /// The row pairs of the AVX-512 tile (``GEMMTile8x32/runPair``, ``GEMMTile8x32/runPairHalf``: a block's
+    /// last one to six rows) and its narrower cuts (``GEMMTile8x32/runThreeQuarters``,
+    /// ``GEMMTile8x32/runQuarter``) write the bits the 8 × 32 tile (or its left half) writes, at every width
+    /// of the last panel, and nothing past `columns`.
     @Test func rowPairAndNarrowCutsGiveTheTilesBits() {
         guard CPUFeatures.hasAVX512 else { return }
         var rng = SeededRandom(seed: 77)
@@ -273,20 +274,25 @@ struct DepthwiseCase: CustomStringConvertible, Sendable {
                         GEMMTile8x32.run(a: a, lda: lda, rows: rows, panel: panel, indices: indices, depth: depth, bias: bias,
                                          c: &tile, ldc: ldc, columns: columns, bounds: bounds)
                     }
-                    GEMMRowPair32.run(a: a, lda: lda, rows: rows, panel: panel, indices: indices, depth: depth, bias: bias,
-                                      c: &pair, ldc: ldc, columns: columns, bounds: bounds)
+                    if columns <= 16 {
+                        GEMMTile8x32.runPairHalf(a: a, lda: lda, rows: rows, panel: panel, indices: indices, depth: depth, bias: bias,
+                                                 c: &pair, ldc: ldc, columns: columns, bounds: bounds)
+                    } else {
+                        GEMMTile8x32.runPair(a: a, lda: lda, rows: rows, panel: panel, indices: indices, depth: depth, bias: bias,
+                                             c: &pair, ldc: ldc, columns: columns, bounds: bounds)
+                    }
                     expectBitIdentical(pair, tile, "rows \(rows) columns \(columns) bounds \(bounds)")
                     // The narrower cuts of the tile, where they apply.
                     if columns <= 8 || (columns > 16 && columns <= 24) {
                         var cut = [Float](repeating: -7, count: 2 * ldc)
                         if columns <= 8 {
-                            GEMMTile8x24.runQuarter(a: a, lda: lda, rows: rows, panel: panel, indices: indices, depth: depth,
+                            GEMMTile8x32.runQuarter(a: a, lda: lda, rows: rows, panel: panel, indices: indices, depth: depth,
                                                     bias: bias, c: &cut, ldc: ldc, columns: columns, bounds: bounds)
                         } else {
-                            GEMMTile8x24.run(a: a, lda: lda, rows: rows, panel: panel, indices: indices, depth: depth,
-                                             bias: bias, c: &cut, ldc: ldc, columns: columns, bounds: bounds)
+                            GEMMTile8x32.runThreeQuarters(a: a, lda: lda, rows: rows, panel: panel, indices: indices, depth: depth,
+                                                          bias: bias, c: &cut, ldc: ldc, columns: columns, bounds: bounds)
                         }
-                        expectBitIdentical(cut, tile, "8 × 24 / 8 × 8: rows \(rows) columns \(columns) bounds \(bounds)")
+                        expectBitIdentical(cut, tile, "three quarters / quarter: rows \(rows) columns \(columns) bounds \(bounds)")
                     }
                     #expect(pair.enumerated().allSatisfy { i, v in i % ldc < columns && i / ldc < rows || v == -7 },
                             "rows \(rows) columns \(columns): wrote outside the block")

@@ -6,7 +6,8 @@ template:
                   Sources/BlazeKernelsAVX512/DepthwiseTile16Run.swift (AVX-512, SIMD16: DepthwiseTile16.Run;
                                                                        the entry points stay in DepthwiseTile16.swift)
   GEMM tile       Sources/BlazeKernels/GEMMTile6x16.swift            (AVX2, 6 rows x 2 SIMD8)
-                  Sources/BlazeKernelsAVX512/GEMMTile8x32.swift      (AVX-512, 8 rows x 2 SIMD16, and runHalf)
+                  Sources/BlazeKernelsAVX512/GEMMTile8x32.swift      (AVX-512, 8 rows x 2 SIMD16, runHalf and
+                                                                       the narrower cuts: runPair(Half), runThreeQuarters, runQuarter)
 
 The members of a pair must be separate files because each module is compiled for its own CPU
 (Package.swift). Each element's arithmetic (the bias, then one fused multiply-add per tap or depth
@@ -17,7 +18,8 @@ paths; what differs is a parameter here, each with its reason:
     run's multiply-add is `mulAdd` (unfused in a BLAZEKIT_PORTABLE build, like the rest of BlazeKernels).
   GEMM: rows per tile (6 vs 8), the store epilogue (the AVX2 tile's 12 accumulators leave no register
     to keep them live through a per-row switch, so they go through a stack tile; the AVX-512 tile stores
-    from registers), and the AVX-512 tile's half-width `runHalf`. BlazeKernelsAVX512 has no `static let`s
+    from registers), and the AVX-512 tile's half-width `runHalf` and narrower cuts (row pairs, 24 and 8
+    columns). BlazeKernelsAVX512 has no `static let`s
     (MAINTENANCE.md), so only the AVX2 tile states its size as constants.
 
 Usage: Tools/codegen/generate_kernel_twins.py           rewrite all four files
@@ -429,21 +431,26 @@ def depthwise(avx512):
 # ---------------------------------------------------------------------------------------------------
 # GEMM: the packed GEMM's register tile, R rows × 2 vectors of W floats.
 
-def gemm_loop(R, W, half):
+def gemm_loop(R, W, half, second=None, stride=None):
     """Row pointers, accumulators from the bias, and the multiply-add loop: for each depth entry
     and row, one broadcast and one fused multiply-add per vector, rows in order. `half`: only the
-    panel's (and bias's) first vector (`runHalf`); the panel stays 2·W floats a row."""
+    panel's (and bias's) first vector (`runHalf`); the panel stays 2·W floats a row. `second`: the
+    width of the second vector when it is narrower than `W` (type `H`; the 8 × 24 cut), and
+    `stride`: the panel row in floats when it is not 2·W (the 8-wide cut of a 32-wide panel)."""
+    stride = stride or 2 * W
     L = []
     L.append('let last = rows &- 1')
     rows = ['x0 = a'] + ['x%d = a + min(%d, last) &* lda' % (r, r) for r in range(1, R)]
     for i in range(0, R, 3):
         L.append('let ' + ', '.join(rows[i:i + 3]))
+    second_type = 'H' if second else 'V'
     if half:
         L.append('let b0 = UnsafeRawPointer(bias).loadUnaligned(as: V.self)')
         L.append('var ' + ', '.join('acc%d0 = b0' % r for r in range(R)))
     else:
         L.append('let braw = UnsafeRawPointer(bias)')
-        L.append('let b0 = braw.loadUnaligned(as: V.self), b1 = braw.loadUnaligned(fromByteOffset: %d, as: V.self)' % (4 * W))
+        L.append('let b0 = braw.loadUnaligned(as: V.self), b1 = braw.loadUnaligned(fromByteOffset: %d, as: %s.self)'
+                 % (4 * W, second_type))
         accs = ['acc%d%d = b%d' % (r, h, h) for r in range(R) for h in range(2)]
         for i in range(0, len(accs), R):
             L.append('var ' + ', '.join(accs[i:i + R]))
@@ -454,12 +461,17 @@ def gemm_loop(R, W, half):
         L.append('    let w0 = p.loadUnaligned(as: V.self)')
         for r in range(R):
             L.append('    acc%d0 = acc%d0.addingProduct(V(repeating: x%d[k]), w0)' % (r, r, r))
+    elif second:
+        L.append('    let w0 = p.loadUnaligned(as: V.self), w1 = p.loadUnaligned(fromByteOffset: %d, as: H.self)' % (4 * W))
+        for r in range(R):
+            L.append('    %ss = x%d[k]; acc%d0 = acc%d0.addingProduct(V(repeating: s), w0); acc%d1 = acc%d1.addingProduct(H(repeating: s), w1)'
+                     % ('var ' if r == 0 else '', r, r, r, r, r))
     else:
         L.append('    let w0 = p.loadUnaligned(as: V.self), w1 = p.loadUnaligned(fromByteOffset: %d, as: V.self)' % (4 * W))
         for r in range(R):
             L.append('    %sv = V(repeating: x%d[k]); acc%d0 = acc%d0.addingProduct(v, w0); acc%d1 = acc%d1.addingProduct(v, w1)'
                      % ('var ' if r == 0 else '', r, r, r, r, r))
-    L.append('    p += %d' % (8 * W))
+    L.append('    p += %d' % (4 * stride))
     L.append('}')
     return L
 
@@ -494,10 +506,10 @@ def gemm_stack_epilogue(R, W):
     return L
 
 
-def gemm_register_epilogue(R, W, half):
+def gemm_register_epilogue(R, W, half, second=None):
     """Clamp and store from registers (the AVX-512 tiles: 32 zmm registers leave room), whole
     vectors for a full tile, else row by row: whole vectors, then a half vector, then lane by lane."""
-    N = W if half else 2 * W
+    N = W if half else W + (second or W)
     H = W // 2
     L = ['let clamp = Clamp(bounds)', 'let out = UnsafeMutableRawPointer(c)']
     if half:
@@ -509,8 +521,8 @@ def gemm_register_epilogue(R, W, half):
     def stores(r, base):
         if half:
             return '%s.storeBytes(of: clamp(acc%d0), as: V.self)' % (base, r)
-        return ('%s.storeBytes(of: clamp(acc%d0), as: V.self); %s.storeBytes(of: clamp(acc%d1), toByteOffset: %d, as: V.self)'
-                % (base, r, base, r, 4 * W))
+        return ('%s.storeBytes(of: clamp(acc%d0), as: V.self); %s.storeBytes(of: clamp(acc%d1), toByteOffset: %d, as: %s.self)'
+                % (base, r, base, r, 4 * W, 'H' if second else 'V'))
     L.append('    ' + stores(0, 'out'))
     L.append('    var o = out + rowBytes')
     for r in range(1, R):
@@ -531,6 +543,20 @@ def gemm_register_epilogue(R, W, half):
               '    if columns >= %d { dst.storeBytes(of: v.lowHalf, as: SIMD%d<Float>.self); j = %d }' % (H, H, H),
               '    while j < columns { dst.storeBytes(of: v[j], toByteOffset: j &* 4, as: Float.self); j &+= 1 }',
               '}']
+    elif second:
+        L.append('// Partial tile (more than %d columns): the first vector whole, then lane by lane.' % W)
+        L.append('for r in 0..<rows {')
+        L.append('    let (l, h): (V, H)')
+        L.append('    switch r {')
+        for r in range(R):
+            L.append('    %s: (l, h) = (acc%d0, acc%d1)' % ('case %d' % r if r < R - 1 else 'default', r, r))
+        L += ['    }',
+              '    let dst = out + r &* ldc &* 4',
+              '    dst.storeBytes(of: clamp(l), as: V.self)',
+              '    let v = clamp(h)',
+              '    var j = %d' % W,
+              '    while j < columns { dst.storeBytes(of: v[j &- %d], toByteOffset: j &* 4, as: Float.self); j &+= 1 }' % W,
+              '}']
     else:
         L.append('// Partial tile: whole vectors while %d columns remain, then %d, then lane by lane.' % (W, H))
         L.append('for r in 0..<rows {')
@@ -550,7 +576,7 @@ def gemm_register_epilogue(R, W, half):
     return L
 
 
-def gemm_function(name, R, W, avx512, half):
+def gemm_function(name, R, W, avx512, half, second=None, stride=None):
     sig = ('(a: UnsafePointer<Float>, lda: Int, rows: Int, panel: UnsafePointer<Float>,',
            'indices: UnsafePointer<Int32>, depth: Int, bias: UnsafePointer<Float>,',
            'c: UnsafeMutablePointer<Float>, ldc: Int, columns: Int, bounds: UnsafePointer<Float>) {')
@@ -562,8 +588,10 @@ def gemm_function(name, R, W, avx512, half):
     L.append(' ' * len(decl) + ' ' + sig[1])
     L.append(' ' * len(decl) + ' ' + sig[2])
     L.append('    typealias V = SIMD%d<Float>' % W)
-    L += ['    ' + l for l in gemm_loop(R, W, half)]
-    epilogue = gemm_register_epilogue(R, W, half) if avx512 else gemm_stack_epilogue(R, W)
+    if second:
+        L.append('    typealias H = SIMD%d<Float>' % second)
+    L += ['    ' + l for l in gemm_loop(R, W, half, second, stride)]
+    epilogue = gemm_register_epilogue(R, W, half, second) if avx512 else gemm_stack_epilogue(R, W)
     L += ['    ' + l for l in epilogue]
     L.append('}')
     return L
@@ -615,6 +643,17 @@ GEMM_AVX512_HALF_DOC = '''\
 /// order as in the full tile, so results are bit-identical; the full tile would spend half its
 /// multiply-adds on the panel's zero padding.'''
 
+GEMM_AVX512_CUTS_DOC = '''\
+/// Narrower cuts of ``run(a:lda:rows:panel:indices:depth:bias:c:ldc:columns:bounds:)``, from the same
+/// template: the full tile computes eight rows and 32 columns whatever a block needs. Each element is
+/// the same chain of fused multiply-adds in the same order, so results are bit-identical.
+/// - `runPair`, `runPairHalf`: one or two rows (a block's last 1–6 rows, two at a time). A 7 × 7 map's
+///   49 pixels cost 56 rows in the tile; two rows are the fewest that keep the multiply-adds busy, each
+///   element being one dependent chain.
+/// - `runThreeQuarters`: 17–24 live columns, a zmm and a ymm per row; `runQuarter`: 1–8, a ymm. Zen 4
+///   runs a 512-bit multiply-add as two 256-bit ones, so the zero columns of a wider cut cost real time.
+///   Both read only the live part of each 32-wide panel row and of the bias.'''
+
 GEMM_AVX512_CLAMP = '''\
 /// The activation clamp of the results, from the bounds the tile is passed in memory.
 struct Clamp {
@@ -627,6 +666,10 @@ struct Clamp {
         let x = v.replacing(with: lo, where: v .< lo)
         return x.replacing(with: hi, where: x .> hi)
     }
+    @inline(__always) func callAsFunction(_ v: SIMD8<Float>) -> SIMD8<Float> {
+        let x = v.replacing(with: lo.lowHalf, where: v .< lo.lowHalf)
+        return x.replacing(with: hi.lowHalf, where: x .> hi.lowHalf)
+    }
 }'''
 
 
@@ -637,6 +680,15 @@ def gemm(avx512):
         L.append('')
         L += [indent(GEMM_AVX512_HALF_DOC, 4)]
         L += ['    ' + l for l in gemm_function('runHalf', 8, 16, True, True)]
+        L.append('')
+        L += [indent(GEMM_AVX512_CUTS_DOC, 4)]
+        L += ['    ' + l for l in gemm_function('runPair', 2, 16, True, False)]
+        L.append('')
+        L += ['    ' + l for l in gemm_function('runPairHalf', 2, 16, True, True)]
+        L.append('')
+        L += ['    ' + l for l in gemm_function('runThreeQuarters', 8, 16, True, False, second=8)]
+        L.append('')
+        L += ['    ' + l for l in gemm_function('runQuarter', 8, 8, True, True, stride=32)]
         L.append('')
         L.append(indent(GEMM_AVX512_CLAMP, 4))
         return header('BlazeKernels/GEMMTile6x16.swift') + '\n' + '\n'.join(L) + '\n}\n'
