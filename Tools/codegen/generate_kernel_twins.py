@@ -506,6 +506,15 @@ def gemm_stack_epilogue(R, W):
     return L
 
 
+def row_pair_switch(R, second_type):
+    """The start of the row-by-row store loop: row r's two accumulators as `(l, h)`."""
+    L = ['for r in 0..<rows {', '    let (l, h): (V, %s)' % second_type, '    switch r {']
+    for r in range(R):
+        L.append('    %s: (l, h) = (acc%d0, acc%d1)' % ('case %d' % r if r < R - 1 else 'default', r, r))
+    L.append('    }')
+    return L
+
+
 def gemm_register_epilogue(R, W, half, second=None):
     """Clamp and store from registers (the AVX-512 tiles: 32 zmm registers leave room), whole
     vectors for a full tile, else row by row: whole vectors, then a half vector, then lane by lane."""
@@ -545,13 +554,8 @@ def gemm_register_epilogue(R, W, half, second=None):
               '}']
     elif second:
         L.append('// Partial tile (more than %d columns): the first vector whole, then lane by lane.' % W)
-        L.append('for r in 0..<rows {')
-        L.append('    let (l, h): (V, H)')
-        L.append('    switch r {')
-        for r in range(R):
-            L.append('    %s: (l, h) = (acc%d0, acc%d1)' % ('case %d' % r if r < R - 1 else 'default', r, r))
-        L += ['    }',
-              '    let dst = out + r &* ldc &* 4',
+        L += row_pair_switch(R, 'H')
+        L += ['    let dst = out + r &* ldc &* 4',
               '    dst.storeBytes(of: clamp(l), as: V.self)',
               '    let v = clamp(h)',
               '    var j = %d' % W,
@@ -559,13 +563,8 @@ def gemm_register_epilogue(R, W, half, second=None):
               '}']
     else:
         L.append('// Partial tile: whole vectors while %d columns remain, then %d, then lane by lane.' % (W, H))
-        L.append('for r in 0..<rows {')
-        L.append('    let (l, h): (V, V)')
-        L.append('    switch r {')
-        for r in range(R):
-            L.append('    %s: (l, h) = (acc%d0, acc%d1)' % ('case %d' % r if r < R - 1 else 'default', r, r))
-        L += ['    }',
-              '    let dst = out + r &* ldc &* 4',
+        L += row_pair_switch(R, 'V')
+        L += ['    let dst = out + r &* ldc &* 4',
               '    let offset = columns >= %d ? %d : 0       // the column of lane 0 of `v`' % (W, W),
               '    if offset == %d { dst.storeBytes(of: clamp(l), as: V.self) }' % W,
               '    let v = offset == %d ? clamp(h) : clamp(l)' % W,
