@@ -30,14 +30,11 @@ struct PhotoBenchmark: ParsableCommand {
         guard !photos.isEmpty else { throw ValidationError("no photos in \(directory)") }
         var modes: [(String, PoseAccurateMode?)] = [("default", nil)]
         if accurate {
-            var mode = PoseAccurateMode()
-            mode.smallestPersonHeight = minPersonHeight
             do {
-                try mode.turnOff(parts: accurateOff)
+                modes.append(("accurate", try PoseAccurateMode(smallestPersonHeight: minPersonHeight, turningOff: accurateOff)))
             } catch {
                 throw ValidationError("--accurate-off: \(error)")
             }
-            modes.append(("accurate", mode))
         }
         for (name, mode) in modes {
             let options = PoseLandmarkerOptions()

@@ -46,6 +46,13 @@ public struct PoseAccurateMode: Sendable, Equatable, Hashable, Codable {
     /// Every part on, people of 120 px and taller.
     public init() {}
 
+    /// People of `smallestPersonHeight` px and taller, with the parts named in `list` turned off (as
+    /// ``turnOff(parts:)`` reads it, e.g. from `blaze pose --accurate-off`).
+    public init(smallestPersonHeight: Int, turningOff list: String) throws {
+        self.smallestPersonHeight = smallestPersonHeight
+        try turnOff(parts: list)
+    }
+
     public init(tiledSearch: Bool = true, smallestPersonHeight: Int = 120, rotatedSearch: Bool = true,
                 zoomedOutSearch: Bool = true, refinement: Bool = true, flipAveraging: Bool = true) {
         self.tiledSearch = tiledSearch

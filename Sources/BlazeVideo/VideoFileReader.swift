@@ -325,10 +325,10 @@ final class IdleWorkerSource: FrameSource, @unchecked Sendable {
         self.depth = depth
     }
 
-    /// How many frames the workers decode ahead: one until the caller has asked for its second frame, then
-    /// `depth`. The first frame is the slow one (the detector runs, and with it the landmarks): decoding three
-    /// frames ahead then kept the worker from its loops for 12 ms, and the first result came 17–22 ms after the
-    /// first frame instead of about 10 (1080p H.264, 2 threads).
+    /// How many frames the workers decode ahead: none while the caller has its first frame, then one fewer than
+    /// the frames it has taken, up to `depth`. The first frame is the slow one (the detector runs, and with it
+    /// the landmarks): decoding three frames ahead then kept the worker from its loops for 12 ms, and the first
+    /// frame's landmarker took 17–22 ms instead of about 12 (1080p H.264, 2 threads).
     private var aheadLimit: Int { min(depth, max(0, handedOut.load(ordering: .relaxed) - 1)) }
 
     func decodeAhead() -> Bool {

@@ -358,13 +358,11 @@ struct MediaRun<Definition: TaskDefinition> {
             switch event {
             case let .frame(frame):
                 do {
-                    let detectorRuns = landmarker.trackingStatistics.detectorRuns
-                    let result = try split.detecting {
+                    let result = try split.detecting(detectorRuns: { landmarker.trackingStatistics.detectorRuns }) {
                         try frame.timestampInMilliseconds.map {
                             try landmarker.detect(videoFrame: frame.image, timestampInMilliseconds: $0)
                         } ?? landmarker.detect(image: frame.image)
                     }
-                    split.detectorRan(landmarker.trackingStatistics.detectorRuns > detectorRuns)
                     try split.writing { try emit(result, origin: FrameOrigin(frame), image: frame.image, into: sink) }
                     try overlayWriter?.write(frame, result: result, drawing: task.overlay)
                     lastResult = result
@@ -416,7 +414,6 @@ struct TimeSplit {
     var waiting: UInt64 = 0, detectorFrames: UInt64 = 0, trackedFrames: UInt64 = 0, writingTime: UInt64 = 0
     var detectorCount = 0, trackedCount = 0
     var firstFrameAt: UInt64?, firstLineAt: UInt64?
-    private var lastDetect: UInt64 = 0
 
     init(start: UInt64) { self.start = start }
 
@@ -437,14 +434,14 @@ struct TimeSplit {
         try Self.timed(&waiting, first: &firstFrameAt, body)
     }
 
-    mutating func detecting<T>(_ body: () throws -> T) rethrows -> T {
-        let t0 = Self.now
-        defer { lastDetect = Self.now - t0 }
+    /// Times the landmarker's `body` on one frame, as a detector frame when `detectorRuns` grew across it.
+    mutating func detecting<T>(detectorRuns: () -> Int, _ body: () throws -> T) rethrows -> T {
+        let runs = detectorRuns(), t0 = Self.now
+        defer {
+            let elapsed = Self.now - t0
+            if detectorRuns() > runs { detectorFrames += elapsed; detectorCount += 1 } else { trackedFrames += elapsed; trackedCount += 1 }
+        }
         return try body()
-    }
-
-    mutating func detectorRan(_ ran: Bool) {
-        if ran { detectorFrames += lastDetect; detectorCount += 1 } else { trackedFrames += lastDetect; trackedCount += 1 }
     }
 
     mutating func writing<T>(_ body: () throws -> T) rethrows -> T {

@@ -42,14 +42,11 @@ struct PoseCommand: ParsableCommand {
         options.minTrackingConfidence = landmarker.minTrackingConfidence
         options.shouldOutputSegmentationMasks = segmentationDir != nil
         if accurate {
-            var mode = PoseAccurateMode()
-            mode.smallestPersonHeight = minPersonHeight
             do {
-                try mode.turnOff(parts: accurateOff)
+                options.accurateMode = try PoseAccurateMode(smallestPersonHeight: minPersonHeight, turningOff: accurateOff)
             } catch {
                 throw ValidationError("--accurate-off: \(error)")
             }
-            options.accurateMode = mode
         }
         if let dir = segmentationDir { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) }
         let task = CommandTask<PoseLandmarkerDefinition>(

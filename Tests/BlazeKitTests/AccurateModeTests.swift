@@ -81,6 +81,17 @@ import Testing
         }
     }
 
+    /// Parts turned off by their short names, as `blaze pose --accurate-off` gives them; an unknown name is refused.
+    @Test func partsTurnedOffByName() throws {
+        #expect(try PoseAccurateMode(smallestPersonHeight: 90, turningOff: "tiles, flip")
+                == PoseAccurateMode(tiledSearch: false, smallestPersonHeight: 90, flipAveraging: false))
+        #expect(try PoseAccurateMode(smallestPersonHeight: 120, turningOff: "") == PoseAccurateMode())
+        #expect(throws: TaskError.invalidOption(name: "accurate mode part", expected: "one of tiles, rotations, zoom-out, refine, flip",
+                                                actual: "'everything'")) {
+            try PoseAccurateMode(smallestPersonHeight: 120, turningOff: "tiles,everything")
+        }
+    }
+
     /// The tile pyramid of a 1080p frame at the default smallest height: 35 tiles of 360 px and 8 of 720 px;
     /// none on a photo smaller than the smallest tile; more for smaller people.
     @Test func tileCounts() {

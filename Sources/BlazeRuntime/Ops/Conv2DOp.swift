@@ -76,7 +76,8 @@ enum Conv2DOp: OpPlanner {
             // are faster split by pixels: the depthwise convolutions beside these nodes split rows, so
             // pixel halves keep each thread's activations in its own core's cache. 16 paired rounds at 2
             // threads: hand_landmark_full, hand_landmark_lite, palm_detection_lite, pose_landmark_full and
-            // pose_landmark_lite faster in 11–12 of 16, by 1–5 %; palm_detection_full in 9; pose_detection even (Benchmarks/RESULTS.md).
+            // pose_landmark_lite faster in 11–12 of 16, by 1–5 %; palm_detection_full in 9; pose_detection
+            // even (Benchmarks/RESULTS.md).
         } else {
             s.variant = .packedIm2col(packed)
             s.pixelBlock = Conv2DKernel.im2colPixelBlock(window: window, inChannels: inChannels, budgetFloats: 1 << 13)
@@ -231,7 +232,8 @@ enum Conv2DOp: OpPlanner {
             return false
         }
 
-        /// Task `t`'s output channels, all pixels (``splitsOutputs``); returns those channels.
+        /// Task `t`'s output channels, all pixels (``splitsOutputs``: the sparse kernel on a map of fewer
+        /// pixels than two vector blocks per task); returns those channels.
         func computeOutputShare(_ t: Int) -> Range<Int> {
             let pixels = window.outputHeight * window.outputWidth
             switch variant {
@@ -240,12 +242,6 @@ enum Conv2DOp: OpPlanner {
                 SparseConv1x1Kernel.run(input: input, weights: packed, output: output, pixels: 0..<pixels,
                                         outputs: channels, clamp: clamp, scratch: scratch!.pointer + t * packed.scratchFloats)
                 return channels
-            case .packed1x1(let packed):
-                let panels = partition(packed.panelCount, tasks, t)
-                Conv2DKernel.packed1x1(input: input, weights: packed, output: output, pixels: 0..<pixels, clamp: clamp,
-                                       panels: panels)
-                let width = packed.tile.columns
-                return (panels.lowerBound * width)..<min(outChannels, panels.upperBound * width)
             default:
                 preconditionFailure("Conv2DOp: \(kernelName) does not split output channels")
             }

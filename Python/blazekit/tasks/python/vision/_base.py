@@ -119,22 +119,18 @@ class _Landmarker:
     def _run_detect(self, image, image_processing_options):
         self._require(RunningMode.IMAGE, "image")
         _check_processing_options(image_processing_options)
-        c_image = image._c_image()
-        out = ctypes.POINTER(self._Result)()
-        status = self._detect(self._handle, ctypes.byref(c_image), ctypes.byref(out))  # GIL released
-        if status != _capi.OK:
-            _raise(status)
-        try:
-            return self._convert(out.contents)
-        finally:
-            self._free(out)
+        return self._call_for_result(self._detect, image)
 
     def _run_detect_for_video(self, image, timestamp_ms, image_processing_options):
         self._require(RunningMode.VIDEO, "video")
         _check_processing_options(image_processing_options)
+        return self._call_for_result(self._detect_for_video, image, int(timestamp_ms))
+
+    def _call_for_result(self, function, image, *arguments):
+        """`function(handle, image, *arguments, &result)` (the GIL released), the result converted and freed."""
         c_image = image._c_image()
         out = ctypes.POINTER(self._Result)()
-        status = self._detect_for_video(self._handle, ctypes.byref(c_image), int(timestamp_ms), ctypes.byref(out))
+        status = function(self._handle, ctypes.byref(c_image), *arguments, ctypes.byref(out))
         if status != _capi.OK:
             _raise(status)
         try:
