@@ -1,4 +1,5 @@
 import BlazeKit
+import BlazeTestSupport
 import Foundation
 import Testing
 
@@ -12,25 +13,13 @@ import Testing
     /// The wide frame, and MediaPipe's landmarks of the photo moved to where the person is in it.
     static func wideFrame() throws -> (Image, [SIMD2<Float>]) {
         let photo = try Image(contentsOfPNGFile: PoseReference.directory.appendingPathComponent("mpii_052475643.png").path)
-        let source = photo.pixels
         let w = 1920, h = 1080
-        var frame = [UInt8](repeating: 128, count: w * h * 3)
-        for y in 0..<(photo.height / 2) {
-            for x in 0..<(photo.width / 2) {
-                for c in 0..<3 {
-                    var sum = 2
-                    for (dy, dx) in [(0, 0), (0, 1), (1, 0), (1, 1)] {
-                        sum += Int(source[((2 * y + dy) * photo.width + 2 * x + dx) * 3 + c])
-                    }
-                    frame[((origin.y + y) * w + origin.x + x) * 3 + c] = UInt8(sum / 4)
-                }
-            }
-        }
+        let frame = try pastedHalved(photo, at: origin, width: w, height: h)
         let reference = try #require(PoseReference.load("full").first { $0.image == "mpii_052475643.png" }?.poses.first)
         let expected = reference.landmarks.map {
             SIMD2(($0[0] * Float(photo.width) / 2 + Float(origin.x)) / Float(w), ($0[1] * Float(photo.height) / 2 + Float(origin.y)) / Float(h))
         }
-        return (try Image(rgb: frame, width: w, height: h), expected)
+        return (frame, expected)
     }
 
     static func landmarker(accurate: PoseAccurateMode?, threads: Int = 1) throws -> PoseLandmarker {
@@ -86,17 +75,24 @@ import Testing
         #expect(try PoseAccurateMode(smallestPersonHeight: 90, turningOff: "tiles, flip")
                 == PoseAccurateMode(tiledSearch: false, smallestPersonHeight: 90, flipAveraging: false))
         #expect(try PoseAccurateMode(smallestPersonHeight: 120, turningOff: "") == PoseAccurateMode())
-        #expect(throws: TaskError.invalidOption(name: "accurate mode part", expected: "one of tiles, rotations, zoom-out, refine, flip",
+        #expect(try PoseAccurateMode(smallestPersonHeight: 120, turningOff: "masked-retry") == PoseAccurateMode(maskedRetry: false))
+        #expect(throws: TaskError.invalidOption(name: "accurate mode part", expected: "one of tiles, rotations, zoom-out, refine, flip, masked-retry",
                                                 actual: "'everything'")) {
             try PoseAccurateMode(smallestPersonHeight: 120, turningOff: "tiles,everything")
         }
     }
 
     /// The tile pyramid of a 1080p frame at the default smallest height: 35 tiles of 360 px and 8 of 720 px;
-    /// none on a photo smaller than the smallest tile; more for smaller people.
+    /// none on a photo smaller than the smallest tile; more for smaller people. A 640×480 photo is searched
+    /// for people of 80 px (a sixth of its short side): 12 tiles of 240 px.
     @Test func tileCounts() {
+        #expect(PoseAccurateMode().searchedPersonHeight(width: 1920, height: 1080) == 120)
+        #expect(PoseAccurateMode().searchedPersonHeight(width: 640, height: 480) == 80)
+        #expect(PoseAccurateMode().searchedPersonHeight(width: 200, height: 150) == 64)
+        #expect(PoseAccurateMode(smallestPersonHeight: 60).searchedPersonHeight(width: 640, height: 480) == 60)
+        #expect(PoseAccurateMode().tileCount(width: 640, height: 480) == 12)
         #expect(PoseAccurateMode().tileCount(width: 1920, height: 1080) == 43)
-        #expect(PoseAccurateMode().tileCount(width: 150, height: 300) == 0)
+        #expect(PoseAccurateMode().tileCount(width: 100, height: 200) == 0)
         #expect(PoseAccurateMode(smallestPersonHeight: 60).tileCount(width: 1920, height: 1080) > 43)
         #expect(PoseAccurateMode(tiledSearch: false).tileCount(width: 1920, height: 1080) == 0)
     }

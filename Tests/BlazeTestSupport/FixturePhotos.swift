@@ -11,3 +11,22 @@ public let fixturePhotosDirectory = URL(fileURLWithPath: #filePath)
 public func fixturePhoto(_ name: String) throws -> Image {
     try Image(contentsOfPNGFile: fixturePhotosDirectory.appendingPathComponent(name).path)
 }
+
+/// `photo` halved (2×2 box average, rounded) and pasted with its top-left corner at `origin` into a flat grey
+/// `width × height` frame: a person small in a wide frame, made at test time from the project's own photos.
+public func pastedHalved(_ photo: Image, at origin: (x: Int, y: Int), width: Int = 1920, height: Int = 1080) throws -> Image {
+    let source = photo.pixels
+    var frame = [UInt8](repeating: 128, count: width * height * 3)
+    for y in 0..<(photo.height / 2) {
+        for x in 0..<(photo.width / 2) {
+            for c in 0..<3 {
+                var sum = 2
+                for (dy, dx) in [(0, 0), (0, 1), (1, 0), (1, 1)] {
+                    sum += Int(source[((2 * y + dy) * photo.width + 2 * x + dx) * 3 + c])
+                }
+                frame[((origin.y + y) * width + origin.x + x) * 3 + c] = UInt8(sum / 4)
+            }
+        }
+    }
+    return try Image(rgb: frame, width: width, height: height)
+}
