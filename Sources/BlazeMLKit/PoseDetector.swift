@@ -24,6 +24,10 @@ public class CommonPoseDetectorOptions {
     /// Threads per inference, 1…64 (BlazeKit's `BaseOptions.threadCount`; ML Kit has no such option and
     /// picks for itself). 1 by default.
     public var threadCount = 1
+    /// BlazeKit's accurate mode (`PoseAccurateMode`; ML Kit has no such option): finds people too small,
+    /// turned or crowded for MediaPipe's detector, at a higher cost. nil (the default) gives MediaPipe's
+    /// results.
+    public var accurateMode: PoseAccurateMode?
     /// The BlazePose landmark model behind this kind of detector.
     var landmarkModel: PoseLandmarkerModel { .lite }
 
@@ -71,6 +75,7 @@ public final class PoseDetector: @unchecked Sendable {
         o.numPoses = 1
         o.runningMode = options.detectorMode == .stream ? .video : .image
         o.baseOptions.threadCount = options.threadCount
+        o.accurateMode = options.accurateMode
         mode = options.detectorMode
         loaded = Result { try PoseLandmarker(options: o) }
     }

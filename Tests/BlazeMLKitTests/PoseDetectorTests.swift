@@ -211,3 +211,22 @@ final class Results: @unchecked Sendable {
         #expect(ankle.x > 0 && ankle.x < CGFloat(photo.width) && ankle.y > CGFloat(photo.height) / 2)
     }
 }
+
+/// ML Kit's detector with BlazeKit's accurate mode: the photo's people at half size in a wide grey frame,
+/// too small for MediaPipe's detector, are found (one pose, ML Kit's limit) where they are.
+@Suite struct PoseDetectorAccurateModeTests {
+    @Test func findsTheSmallPersonOnlyWithTheOption() throws {
+        let frame = try pastedHalved(try fixturePhoto("pose/mpii_052475643.png"), at: (x: 1200, y: 600))
+        for accurate in [false, true] {
+            let options = AccuratePoseDetectorOptions()
+            options.detectorMode = .singleImage
+            options.accurateMode = accurate ? PoseAccurateMode() : nil
+            let poses = try PoseDetector.poseDetector(options: options).results(in: VisionImage(image: frame))
+            #expect(poses.count == (accurate ? 1 : 0))
+            if let nose = poses.first?.landmark(ofType: .nose) {
+                // The photo (854×480, halved) covers x 1200–1627, y 600–840 of the frame.
+                #expect((1200...1627).contains(nose.position.x) && (600...840).contains(nose.position.y), "nose at \(nose.position)")
+            }
+        }
+    }
+}

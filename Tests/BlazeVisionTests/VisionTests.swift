@@ -111,6 +111,24 @@ typealias Joint = VNHumanBodyPoseObservation.JointName
         #expect(request.results?.count == 0)
     }
 
+    /// With BlazeKit's accurate mode the request finds both people of the photo pasted at half size into a
+    /// wide grey frame, where MediaPipe's detector (the default) finds no one.
+    @Test func accurateModeFindsSmallPeople() throws {
+        let frame = try pastedHalved(photo, at: (x: 1200, y: 600))
+        #expect(try observations(frame).isEmpty)
+        let request = VNDetectHumanBodyPoseRequest()
+        request.accurateMode = PoseAccurateMode()
+        try VNImageRequestHandler(image: frame).perform([request])
+        let found = try #require(request.results as? [VNHumanBodyPoseObservation])
+        #expect(found.count == 2)
+        for body in found {
+            // Vision's normalized points, origin at the lower left: the photo (854×480, halved) covers x 1200–1627, y 600–840.
+            let nose = try body.recognizedPoint(.nose)
+            #expect(nose.location.x * 1920 > 1200 && nose.location.x * 1920 < 1627, "nose at \(nose.location)")
+            #expect((1 - nose.location.y) * 1080 > 600 && (1 - nose.location.y) * 1080 < 840, "nose at \(nose.location)")
+        }
+    }
+
     /// The README's port of Apple's body-pose sample, compiled and run.
     @Test func readmeSnippetRuns() throws {
         let image = photo
