@@ -23,7 +23,7 @@ public struct PoseAccurateMode: Sendable, Equatable, Hashable, Codable {
     /// Averages each landmark pass with the pass on the mirrored crop (left and right swapped back), and
     /// keeps a pose only when the two agree: a pose the mirrored pass does not find, or places more than
     /// 15 % of the pose's size away on average, is dropped (most false poses), and the others' presence
-    /// drops with the disagreement.
+    /// drops with the disagreement, each landmark's visibility with its own.
     public var flipAveraging = true
     /// When a candidate region yields a person already found (two people close together), looks at it again
     /// with the people found so far painted out in grey, so the landmark network sees the other one.

@@ -45,6 +45,11 @@ final class AccuratePosePipeline: TaskPipeline {
     /// Half-width of the grey capsules that paint found people out for the masked retry, in units of the
     /// person's size (0.05 found more people than 0.08 or 0.12 on minicoco).
     static let maskedLimbRadius: Float = 0.05
+    /// A landmark whose direct and mirrored positions are this far apart (in units of the pose's size) gets
+    /// visibility 0. On LSP (500 photos) visibility × (1 − distance / 0.1) tells a correct landmark (within
+    /// 0.2 of the torso) from a wrong one with AUC 0.84, against 0.71 for the network's visibility alone, and
+    /// a labelled-occluded joint from a visible one with 0.76 against 0.68.
+    static let guessDistance: Float = 0.1
     /// Mean landmark distance (in units of the person's size) under which two poses are one person.
     static let duplicateDistance: Float = 0.2
 
@@ -337,7 +342,15 @@ final class AccuratePosePipeline: TaskPipeline {
         let w = context.image.width, h = context.image.height
         person.flipDisagreement = Self.disagreement(person.landmarks, back, w, h)
         if person.flipDisagreement > Self.maxFlipDisagreement { return nil }
+        // Where the two passes disagree the network is guessing: each landmark's visibility drops with its own
+        // disagreement, to 0 at `guessDistance` of the pose's size.
+        let size = Self.size(of: person.landmarks, w, h)
+        let agreements = zip(person.landmarks, back).map { d, m -> Float in
+            let dx = (d.x - m.x) * Float(w), dy = (d.y - m.y) * Float(h)
+            return max(0, 1 - (dx * dx + dy * dy).squareRoot() / size / Self.guessDistance)
+        }
         person.landmarks = zip(person.landmarks, back).map(Self.mean)
+        for i in person.landmarks.indices { person.landmarks[i].visibility = person.landmarks[i].visibility.map { $0 * agreements[i] } }
         person.worldLandmarks = zip(person.worldLandmarks, backWorld).map(Self.mean)
         person.auxiliaryLandmarks = zip(person.auxiliaryLandmarks, backAux).map(Self.mean)
         // A pose the mirrored pass places differently is less likely a person: its presence drops with the
@@ -347,10 +360,16 @@ final class AccuratePosePipeline: TaskPipeline {
         return person
     }
 
+    /// The longer side of the box of `pose`'s body landmarks, in pixels (at least 1).
+    static func size(of pose: [NormalizedLandmark], _ width: Int, _ height: Int) -> Float {
+        let xs = bodyLandmarks.map { pose[$0].x * Float(width) }, ys = bodyLandmarks.map { pose[$0].y * Float(height) }
+        return max(xs.max()! - xs.min()!, ys.max()! - ys.min()!, 1)
+    }
+
+    /// Mean distance between `a`'s and `b`'s body landmarks, in units of `a`'s size.
     static func disagreement(_ a: [NormalizedLandmark], _ b: [NormalizedLandmark], _ width: Int, _ height: Int) -> Float {
         let w = Float(width), h = Float(height)
-        let xs = bodyLandmarks.map { a[$0].x * w }, ys = bodyLandmarks.map { a[$0].y * h }
-        let size = max(xs.max()! - xs.min()!, ys.max()! - ys.min()!, 1)
+        let size = size(of: a, width, height)
         var total: Float = 0
         for i in bodyLandmarks {
             let dx = (a[i].x - b[i].x) * w, dy = (a[i].y - b[i].y) * h

@@ -46,6 +46,21 @@ import Testing
         #expect(errors.min()! < 0.03 * 151, "mean landmark errors \(errors) px")
     }
 
+    /// Visibility drops where the direct and mirrored passes disagree, so it stays in 0…1, and the plainly
+    /// visible seated men keep most of theirs (their heads, shoulders and hips above 0.5).
+    @Test func visibilityKeepsThePlainlyVisibleLandmarks() throws {
+        let (frame, _) = try Self.wideFrame()
+        let found = try Self.landmarker(accurate: PoseAccurateMode()).detect(image: frame).landmarks
+        try #require(!found.isEmpty)
+        for pose in found {
+            let visibility = pose.map { $0.visibility ?? -1 }
+            #expect(visibility.allSatisfy { (0...1).contains($0) })
+            for name in [PoseLandmarkName.nose, .leftShoulder, .rightShoulder, .leftHip, .rightHip] {
+                #expect(visibility[name.rawValue] > 0.5, "\(name) visibility \(visibility[name.rawValue])")
+            }
+        }
+    }
+
     @Test func withoutTilesTheSmallPersonStaysMissed() throws {
         let (frame, _) = try Self.wideFrame()
         #expect(try Self.landmarker(accurate: PoseAccurateMode(tiledSearch: false)).detect(image: frame).landmarks.isEmpty)
