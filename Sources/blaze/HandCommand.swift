@@ -21,6 +21,14 @@ struct HandCommand: ParsableCommand {
     @OptionGroup var landmarker: LandmarkerCommandOptions
 
     @Option(help: "The most hands per photo.") var numHands = 1
+    @Flag(help: ArgumentHelp("Accurate mode: finds small hands (tiled palm search) and refines their landmarks, "
+                             + "at a higher cost (the default gives MediaPipe's exact results)."))
+    var accurate = false
+    @Option(help: ArgumentHelp("With --accurate: the smallest hand (pixels, the longer side of its landmarks' box) "
+                               + "the tiled search looks for.", valueName: "PIXELS"))
+    var minHandSize = HandAccurateMode().smallestHandSize
+    @Option(help: ArgumentHelp("With --accurate: parts to switch off, comma-separated: tiles, refine.", valueName: "PARTS"))
+    var accurateOff = ""
 
     func run() throws {
         let options = HandLandmarkerOptions()
@@ -29,6 +37,13 @@ struct HandCommand: ParsableCommand {
         options.minHandDetectionConfidence = landmarker.minDetectionConfidence
         options.minHandPresenceConfidence = landmarker.minPresenceConfidence
         options.minTrackingConfidence = landmarker.minTrackingConfidence
+        if accurate {
+            do {
+                options.accurateMode = try HandAccurateMode(smallestHandSize: minHandSize, turningOff: accurateOff)
+            } catch {
+                throw ValidationError("--accurate-off: \(error)")
+            }
+        }
         let task = CommandTask<HandLandmarkerDefinition>(
             options: options,
             record: { result, source in
