@@ -23,8 +23,11 @@ final class AccurateHandPipeline: TaskPipeline {
     typealias Result = HandLandmarkerResult
 
     /// Tile side / smallest hand size: the palm detector (192×192) sees a hand of the smallest size at
-    /// about 192 / tileToHand pixels.
-    static let tileToHand: Float = 3
+    /// about 192 / tileToHand = 48 pixels.
+    /// (Measured on wide frames made from the hand photos, `Tools/accuracy/make_small_hands.py`, smallest
+    /// size 60: 3 and 4 find all 60 px hands, 3 at twice the tiles; 5 loses some 40 px hands, 6 some
+    /// 60 px ones: the detector's limit is about 32–38 px.)
+    static let tileToHand: Float = 4
     /// Fraction of a tile its neighbours overlap, in both directions.
     static let tileOverlap: Float = 0.25
     /// Tiles stop below this fraction of the image's long side (the whole-image pass finds larger hands).

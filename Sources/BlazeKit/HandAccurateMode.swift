@@ -12,7 +12,7 @@ public struct HandAccurateMode: Sendable, Equatable, Hashable, Codable {
     public var tiledSearch = true
     /// The smallest hand (the longer side of the box around its landmarks, in pixels of the displayed
     /// image) the tiled search looks for. Smaller means more tiles, so more time. At least 24.
-    public var smallestHandSize = 60
+    public var smallestHandSize = 80
     /// A second landmark pass on the region computed from the first pass's landmarks, as MediaPipe's
     /// tracking does between video frames.
     public var refinement = true
@@ -37,7 +37,7 @@ public struct HandAccurateMode: Sendable, Equatable, Hashable, Codable {
         }
     }
 
-    /// Every part on, hands of 60 px and larger.
+    /// Every part on, hands of 80 px and larger.
     public init() {}
 
     /// Hands of `smallestHandSize` px and larger, with the parts named in `list` turned off (as
@@ -47,7 +47,7 @@ public struct HandAccurateMode: Sendable, Equatable, Hashable, Codable {
         try turnOff(parts: list)
     }
 
-    public init(tiledSearch: Bool = true, smallestHandSize: Int = 60, refinement: Bool = true) {
+    public init(tiledSearch: Bool = true, smallestHandSize: Int = 80, refinement: Bool = true) {
         self.tiledSearch = tiledSearch
         self.smallestHandSize = smallestHandSize
         self.refinement = refinement

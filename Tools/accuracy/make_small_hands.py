@@ -8,7 +8,8 @@ landmarks, as HandAccurateMode.smallestHandSize counts) and pasted at a few plac
 blurred background. The frames go to a scratch directory (never committed), then through
 `blaze hand` in each mode; a frame's hand counts as found when a returned hand's landmarks lie on
 average within half the hand size of the reference moved into the frame, and its error is that mean
-distance divided by the hand size.
+distance divided by the hand size ("err"); "labels" is the same against the photo's human labels
+(../shared/testdata/groundtruth.json, visible keypoints only).
 
     python3 Tools/accuracy/make_small_hands.py --blaze .build/release/blaze --sizes 40,60,90,120 \
         --mode default --mode=--accurate --mode="--accurate --accurate-off refine"
@@ -137,6 +138,7 @@ def make_frames(shared, out, sizes, positions):
     names = sorted(n for n in os.listdir(images) if n.startswith(("freihand_", "onehand10k_", "panoptic_")))
     backgrounds = [None] + [blurred_background(read_png(os.path.join(images, n)))
                             for n in sorted(os.listdir(images)) if n.startswith("coco_")][:2]
+    labels = json.load(open(os.path.join(shared, "testdata", "groundtruth.json")))
     truth = {}
     for name in names:
         ref = json.load(open(os.path.join(references, name.replace(".png", ".json"))))
@@ -164,13 +166,21 @@ def make_frames(shared, out, sizes, positions):
                 stem = f"{name[:-4]}_s{size}_p{k}"
                 write_png(os.path.join(out, stem + ".png"), frame)
                 fx, fy = sw / pw, sh / ph
-                truth[stem + ".png"] = {"size": size, "landmarks": [[(l[0] * pw * fx + x0) / W, (l[1] * ph * fy + y0) / H] for l in landmarks]}
+                # The human labels (pixels of the photo; invisible ones [0, 0, 0]) of the photo's only labelled
+                # hand, if it has one.
+                hand_labels = [h["keypoints"] for h in labels.get(name[:-4], []) if h.get("format") == "hand21"]
+                truth[stem + ".png"] = {
+                    "size": size,
+                    "landmarks": [[(l[0] * pw * fx + x0) / W, (l[1] * ph * fy + y0) / H] for l in landmarks],
+                    "labels": [[(k[0] * fx + x0) / W, (k[1] * fy + y0) / H] if k[2] > 0 else None for k in hand_labels[0]]
+                    if len(hand_labels) == 1 else None}
     json.dump(truth, open(os.path.join(out, "truth.json"), "w"))
     return truth
 
 
 def score(lines, truth):
-    """Per size: frames, found, mean error / size."""
+    """Per size: frames, found, summed mean error / size against MediaPipe's reference, and against the human
+    labels: frames with labels found, summed mean error / size."""
     per = {}
     for line in lines:
         r = json.loads(line)
@@ -178,15 +188,20 @@ def score(lines, truth):
         if t is None:
             continue
         size = t["size"]
-        best = None
+        best, match = None, None
         for hand in r.get("hands", []):
             d = np.mean([np.hypot((a[0] - b[0]) * W, (a[1] - b[1]) * H) for a, b in zip(hand["landmarks"], t["landmarks"])])
-            best = d if best is None else min(best, d)
-        e = per.setdefault(size, [0, 0, 0.0])
+            if best is None or d < best:
+                best, match = d, hand
+        e = per.setdefault(size, [0, 0, 0.0, 0, 0.0])
         e[0] += 1
         if best is not None and best < 0.5 * size:
             e[1] += 1
             e[2] += best / size
+            if t.get("labels"):
+                pairs = [(a, b) for a, b in zip(match["landmarks"], t["labels"]) if b is not None]
+                e[3] += 1
+                e[4] += np.mean([np.hypot((a[0] - b[0]) * W, (a[1] - b[1]) * H) for a, b in pairs]) / size
     return per
 
 
@@ -218,8 +233,9 @@ def main():
         per = score(run.stdout.splitlines(), truth)
         cells = []
         for size in sizes:
-            n, found, err = per.get(size, [0, 0, 0.0])
-            cells.append(f"{size}px {found}/{n} ({100 * found / max(n, 1):.0f} %) err {err / max(found, 1):.3f}")
+            n, found, err, labelled, label_err = per.get(size, [0, 0, 0.0, 0, 0.0])
+            cells.append(f"{size}px {found}/{n} ({100 * found / max(n, 1):.0f} %) err {err / max(found, 1):.3f}"
+                         f" labels {label_err / max(labelled, 1):.3f}")
         print(f"{mode:40s} " + " | ".join(cells) + f" | {elapsed:.1f} s wall")
     if not args.keep:
         shutil.rmtree(out)
