@@ -62,7 +62,7 @@ struct HandPhotoBenchmark: ParsableCommand {
     @Option(help: "The most hands per photo.") var numHands = 1
     @Flag(help: "Also time the accurate mode.") var accurate = false
     @Option(help: "Accurate mode's smallest hand size (pixels).") var minHandSize = HandAccurateMode().smallestHandSize
-    @Option(help: "Accurate mode's parts to switch off, comma-separated: tiles, refine.") var accurateOff = ""
+    @Option(help: "Accurate mode's parts to switch off, comma-separated: tiles, refine, flip.") var accurateOff = ""
     @Flag(help: "Print one JSON object per mode.") var json = false
 
     func run() throws {

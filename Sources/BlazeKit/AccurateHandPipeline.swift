@@ -13,7 +13,8 @@ import Foundation
 /// several scales (the smallest `tileToHand ×` the smallest hand size, doubling up to `maxTileFraction`
 /// of the long side), all detections merged by weighted NMS in image coordinates; each candidate's hand
 /// region, best first, goes through the landmark network on the full-resolution image, then again on the
-/// region its own landmarks give (refinement); a hand MediaPipe's de-duplication
+/// region its own landmarks give (refinement), each pass averaged with the pass on the mirrored crop
+/// (flip averaging); a hand MediaPipe's de-duplication
 /// (``HandDeduplication``) would suppress against one already kept is dropped; up to `numHands`.
 ///
 /// Video and live stream: MediaPipe's hand tracking carries the hands from frame to frame; when the
@@ -73,13 +74,14 @@ final class AccurateHandPipeline: TaskPipeline {
 
     func process(_ image: MPImage, timestampInMilliseconds: Int, tracking: Bool) throws -> HandLandmarkerResult {
         var hands: [HandLandmarkDecoding] = []
+        var context = FrameContext(image: image)
         if tracking {
             let regions = try tracker.regionsOfInterest { () throws -> [NormalizedRect] in
                 let detections = try search(image, tiles: nextVideoTiles(for: image))
                 return detector.regionsOfInterest(for: detections, imageWidth: image.width, imageHeight: image.height)
             }
             for roi in regions {
-                if let hand = try hand(in: roi, image: image) { hands.append(hand) }
+                if let hand = try hand(in: roi, context: &context) { hands.append(hand) }
             }
             let kept = tracker.finishFrame(hands: hands.map(\.landmarks), imageWidth: image.width, imageHeight: image.height)
             hands = kept.map { hands[$0] }
@@ -93,7 +95,7 @@ final class AccurateHandPipeline: TaskPipeline {
                 if regions.contains(where: { RegionAssociation.intersectionOverUnion($0, roi) > 0.7 }) { continue }
                 regions.append(roi)
                 budget -= 1
-                guard let hand = try hand(in: roi, image: image) else { continue }
+                guard let hand = try hand(in: roi, context: &context) else { continue }
                 let kept = HandDeduplication.retainedIndices(of: hands.map(\.landmarks) + [hand.landmarks],
                                                              imageWidth: image.width, imageHeight: image.height)
                 if kept.last == hands.count { hands.append(hand) }
@@ -158,13 +160,68 @@ final class AccurateHandPipeline: TaskPipeline {
         return picked
     }
 
+    /// The image and, made when first needed, its mirror (for flip averaging).
+    struct FrameContext {
+        let image: Image
+        private var mirrored: Image?
+
+        init(image: Image) { self.image = image }
+
+        mutating func mirroredImage() throws -> Image {
+            if let mirrored { return mirrored }
+            let w = image.width, h = image.height
+            let source = image.pixels
+            var pixels = [UInt8](repeating: 0, count: source.count)
+            source.withUnsafeBufferPointer { src in
+                pixels.withUnsafeMutableBufferPointer { dst in
+                    for y in 0..<h {
+                        let row = y * w * 3
+                        for x in 0..<w {
+                            let s = row + x * 3, d = row + (w - 1 - x) * 3
+                            dst[d] = src[s]; dst[d + 1] = src[s + 1]; dst[d + 2] = src[s + 2]
+                        }
+                    }
+                }
+            }
+            let made = try Image(rgb: pixels, width: w, height: h)
+            mirrored = made
+            return made
+        }
+    }
+
     /// The hand in `roi`, if the landmark network finds one there; with `refinement`, from a second pass
     /// on the region the first pass's landmarks give (kept only if that pass finds the hand too).
-    private func hand(in roi: NormalizedRect, image: Image) throws -> HandLandmarkDecoding? {
-        guard let first = try landmarkStage.landmarks(in: image, roi: roi, presenceThreshold: presenceThreshold) else { return nil }
+    private func hand(in roi: NormalizedRect, context: inout FrameContext) throws -> HandLandmarkDecoding? {
+        guard let first = try pass(in: roi, context: &context) else { return nil }
         guard mode.refinement,
-              let refined = NextFrameROI.hand(landmarks: first.landmarks, imageWidth: image.width, imageHeight: image.height),
-              let second = try landmarkStage.landmarks(in: image, roi: refined, presenceThreshold: presenceThreshold) else { return first }
+              let refined = NextFrameROI.hand(landmarks: first.landmarks, imageWidth: context.image.width, imageHeight: context.image.height),
+              let second = try pass(in: refined, context: &context) else { return first }
         return second
+    }
+
+    /// One landmark pass on `roi`, averaged with the pass on the mirrored crop when `flipAveraging`
+    /// (landmarks and world landmarks mirrored back; the mirrored hand's handedness is the other one, so
+    /// its "Right" score counts as the "Left" score). Nil when the direct pass finds no hand.
+    private func pass(in roi: NormalizedRect, context: inout FrameContext) throws -> HandLandmarkDecoding? {
+        guard var hand = try landmarkStage.landmarks(in: context.image, roi: roi, presenceThreshold: presenceThreshold) else { return nil }
+        guard mode.flipAveraging else { return hand }
+        var mirroredROI = roi
+        mirroredROI.xCenter = 1 - roi.xCenter
+        mirroredROI.rotation = -roi.rotation
+        guard let mirrored = try landmarkStage.landmarks(in: context.mirroredImage(), roi: mirroredROI,
+                                                         presenceThreshold: presenceThreshold) else { return hand }
+        hand.landmarks = zip(hand.landmarks, mirrored.landmarks).map { a, b in
+            var l = a
+            (l.x, l.y, l.z) = ((a.x + 1 - b.x) / 2, (a.y + b.y) / 2, (a.z + b.z) / 2)
+            return l
+        }
+        hand.worldLandmarks = zip(hand.worldLandmarks, mirrored.worldLandmarks).map { a, b in
+            var l = a
+            (l.x, l.y, l.z) = ((a.x - b.x) / 2, (a.y + b.y) / 2, (a.z + b.z) / 2)
+            return l
+        }
+        hand.handednessScore = (hand.handednessScore + 1 - mirrored.handednessScore) / 2
+        hand.presenceScore = (hand.presenceScore + mirrored.presenceScore) / 2
+        return hand
     }
 }

@@ -16,9 +16,12 @@ public struct HandAccurateMode: Sendable, Equatable, Hashable, Codable {
     /// A second landmark pass on the region computed from the first pass's landmarks, as MediaPipe's
     /// tracking does between video frames.
     public var refinement = true
+    /// Averages each landmark pass with the pass on the mirrored crop (mirrored back; the mirrored hand's
+    /// handedness is the other hand's, so its score is swapped back too).
+    public var flipAveraging = true
 
     /// The parts' short names, as `blaze hand --accurate-off` takes them.
-    public static let partNames = ["tiles", "refine"]
+    public static let partNames = ["tiles", "refine", "flip"]
 
     /// The smallest accepted ``smallestHandSize``.
     public static let smallestAcceptedHandSize = 24
@@ -30,6 +33,7 @@ public struct HandAccurateMode: Sendable, Equatable, Hashable, Codable {
             switch part {
             case "tiles": tiledSearch = false
             case "refine": refinement = false
+            case "flip": flipAveraging = false
             default:
                 throw TaskError.invalidOption(name: "hand accurate mode part", expected: "one of \(Self.partNames.joined(separator: ", "))",
                                               actual: "'\(part)'")
@@ -47,10 +51,11 @@ public struct HandAccurateMode: Sendable, Equatable, Hashable, Codable {
         try turnOff(parts: list)
     }
 
-    public init(tiledSearch: Bool = true, smallestHandSize: Int = 80, refinement: Bool = true) {
+    public init(tiledSearch: Bool = true, smallestHandSize: Int = 80, refinement: Bool = true, flipAveraging: Bool = true) {
         self.tiledSearch = tiledSearch
         self.smallestHandSize = smallestHandSize
         self.refinement = refinement
+        self.flipAveraging = flipAveraging
     }
 
     /// How many tiles the tiled search runs the palm detector on, for a displayed image of

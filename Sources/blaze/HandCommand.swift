@@ -21,13 +21,13 @@ struct HandCommand: ParsableCommand {
     @OptionGroup var landmarker: LandmarkerCommandOptions
 
     @Option(help: "The most hands per photo.") var numHands = 1
-    @Flag(help: ArgumentHelp("Accurate mode: finds small hands (tiled palm search) and refines their landmarks, "
+    @Flag(help: ArgumentHelp("Accurate mode: finds small hands (tiled palm search) and refines their landmarks (second pass, flip averaging), "
                              + "at a higher cost (the default gives MediaPipe's exact results)."))
     var accurate = false
     @Option(help: ArgumentHelp("With --accurate: the smallest hand (pixels, the longer side of its landmarks' box) "
                                + "the tiled search looks for.", valueName: "PIXELS"))
     var minHandSize = HandAccurateMode().smallestHandSize
-    @Option(help: ArgumentHelp("With --accurate: parts to switch off, comma-separated: tiles, refine.", valueName: "PARTS"))
+    @Option(help: ArgumentHelp("With --accurate: parts to switch off, comma-separated: tiles, refine, flip.", valueName: "PARTS"))
     var accurateOff = ""
 
     func run() throws {

@@ -91,9 +91,11 @@ import Testing
     @Test func partsTurnedOffByName() throws {
         #expect(try HandAccurateMode(smallestHandSize: 60, turningOff: "tiles, refine")
                 == HandAccurateMode(tiledSearch: false, smallestHandSize: 60, refinement: false))
+        #expect(try HandAccurateMode(smallestHandSize: 80, turningOff: "flip") == HandAccurateMode(flipAveraging: false))
         #expect(try HandAccurateMode(smallestHandSize: 80, turningOff: "") == HandAccurateMode())
-        #expect(throws: TaskError.invalidOption(name: "hand accurate mode part", expected: "one of tiles, refine", actual: "'flip'")) {
-            try HandAccurateMode(smallestHandSize: 80, turningOff: "tiles,flip")
+        #expect(throws: TaskError.invalidOption(name: "hand accurate mode part", expected: "one of tiles, refine, flip",
+                                                actual: "'everything'")) {
+            try HandAccurateMode(smallestHandSize: 80, turningOff: "tiles,everything")
         }
     }
 
