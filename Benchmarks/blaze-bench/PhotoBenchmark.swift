@@ -62,7 +62,8 @@ struct HandPhotoBenchmark: ParsableCommand {
     @Option(help: "The most hands per photo.") var numHands = 1
     @Flag(help: "Also time the accurate mode.") var accurate = false
     @Option(help: "Accurate mode's smallest hand size (pixels).") var minHandSize = HandAccurateMode().smallestHandSize
-    @Option(help: "Accurate mode's parts to switch off, comma-separated: tiles, refine, flip.") var accurateOff = ""
+    @Option(help: "Accurate mode's parts to switch off, comma-separated: tiles, flip, refine.") var accurateOff = ""
+    @Option(help: "Accurate mode's parts to switch on, comma-separated: refine.") var accurateOn = ""
     @Flag(help: "Print one JSON object per mode.") var json = false
 
     func run() throws {
@@ -70,9 +71,10 @@ struct HandPhotoBenchmark: ParsableCommand {
         var modes: [(String, HandAccurateMode?)] = [("default", nil)]
         if accurate {
             do {
-                modes.append(("accurate", try HandAccurateMode(smallestHandSize: minHandSize, turningOff: accurateOff)))
+                modes.append(("accurate", try HandAccurateMode(smallestHandSize: minHandSize, turningOn: accurateOn,
+                                                               turningOff: accurateOff)))
             } catch {
-                throw ValidationError("--accurate-off: \(error)")
+                throw ValidationError("--accurate-on/--accurate-off: \(error)")
             }
         }
         for (name, mode) in modes {

@@ -12,9 +12,9 @@ import Foundation
 /// A photo: the palm detector on the whole image (as MediaPipe), then on overlapping square tiles at
 /// several scales (the smallest `tileToHand ×` the smallest hand size, doubling up to `maxTileFraction`
 /// of the long side), all detections merged by weighted NMS in image coordinates; each candidate's hand
-/// region, best first, goes through the landmark network on the full-resolution image, then again on the
-/// region its own landmarks give (refinement), each pass averaged with the pass on the mirrored crop
-/// (flip averaging); a hand MediaPipe's de-duplication
+/// region, best first, goes through the landmark network on the full-resolution image, averaged with the
+/// pass on the mirrored crop (flip averaging), optionally again on the region its own landmarks give
+/// (refinement); a hand MediaPipe's de-duplication
 /// (``HandDeduplication``) would suppress against one already kept is dropped; up to `numHands`.
 ///
 /// Video and live stream: MediaPipe's hand tracking carries the hands from frame to frame; when the

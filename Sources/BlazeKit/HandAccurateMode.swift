@@ -14,8 +14,10 @@ public struct HandAccurateMode: Sendable, Equatable, Hashable, Codable {
     /// image) the tiled search looks for. Smaller means more tiles, so more time. At least 24.
     public var smallestHandSize = 80
     /// A second landmark pass on the region computed from the first pass's landmarks, as MediaPipe's
-    /// tracking does between video frames.
-    public var refinement = true
+    /// tracking does between video frames. Off by default: on the small-hand frames of
+    /// `Tools/accuracy/make_small_hands.py` it moved the landmarks no closer to the human labels (with
+    /// flip averaging: 0.091 of the hand size either way) and further from MediaPipe's, at one more pass.
+    public var refinement = false
     /// Averages each landmark pass with the pass on the mirrored crop (mirrored back; the mirrored hand's
     /// handedness is the other hand's, so its score is swapped back too).
     public var flipAveraging = true
@@ -28,12 +30,17 @@ public struct HandAccurateMode: Sendable, Equatable, Hashable, Codable {
 
     /// Turns off the parts named in `list`, comma-separated short names (``partNames``); throws
     /// ``TaskError/invalidOption(name:expected:actual:)`` naming an unknown one.
-    public mutating func turnOff(parts list: String) throws {
+    public mutating func turnOff(parts list: String) throws { try set(parts: list, on: false) }
+
+    /// Turns on the parts named in `list` (e.g. `refine`, off by default), as ``turnOff(parts:)`` reads it.
+    public mutating func turnOn(parts list: String) throws { try set(parts: list, on: true) }
+
+    private mutating func set(parts list: String, on: Bool) throws {
         for part in list.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !part.isEmpty {
             switch part {
-            case "tiles": tiledSearch = false
-            case "refine": refinement = false
-            case "flip": flipAveraging = false
+            case "tiles": tiledSearch = on
+            case "refine": refinement = on
+            case "flip": flipAveraging = on
             default:
                 throw TaskError.invalidOption(name: "hand accurate mode part", expected: "one of \(Self.partNames.joined(separator: ", "))",
                                               actual: "'\(part)'")
@@ -41,17 +48,19 @@ public struct HandAccurateMode: Sendable, Equatable, Hashable, Codable {
         }
     }
 
-    /// Every part on, hands of 80 px and larger.
+    /// Tiled search and flip averaging on, refinement off, hands of 80 px and larger.
     public init() {}
 
-    /// Hands of `smallestHandSize` px and larger, with the parts named in `list` turned off (as
-    /// ``turnOff(parts:)`` reads it, e.g. from `blaze hand --accurate-off`).
-    public init(smallestHandSize: Int, turningOff list: String) throws {
+    /// Hands of `smallestHandSize` px and larger, with the parts named in `on` turned on, then those named
+    /// in `off` turned off (as ``turnOn(parts:)`` and ``turnOff(parts:)`` read them, e.g. from
+    /// `blaze hand --accurate-on` and `--accurate-off`).
+    public init(smallestHandSize: Int, turningOn on: String = "", turningOff off: String) throws {
         self.smallestHandSize = smallestHandSize
-        try turnOff(parts: list)
+        try turnOn(parts: on)
+        try turnOff(parts: off)
     }
 
-    public init(tiledSearch: Bool = true, smallestHandSize: Int = 80, refinement: Bool = true, flipAveraging: Bool = true) {
+    public init(tiledSearch: Bool = true, smallestHandSize: Int = 80, refinement: Bool = false, flipAveraging: Bool = true) {
         self.tiledSearch = tiledSearch
         self.smallestHandSize = smallestHandSize
         self.refinement = refinement

@@ -359,7 +359,7 @@ func contents(of directory: URL) throws -> [String: Data] {
         defer { try? FileManager.default.removeItem(at: directory) }
         let frame = try Self.smallHandFrame(in: directory)
         let plain = try blaze(["hand", "--quiet", frame])
-        let accurate = try blaze(["hand", "--quiet", "--accurate", "--min-hand-size", "80", "--accurate-off", "refine", frame])
+        let accurate = try blaze(["hand", "--quiet", "--accurate", "--min-hand-size", "80", "--accurate-on", "refine", "--accurate-off", "flip", frame])
         #expect(plain.status == 0 && accurate.status == 0, "\(plain.stderr) \(accurate.stderr)")
         #expect(try Self.handCount(try #require(plain.lines.first)) == 0)
         #expect(try Self.handCount(try #require(accurate.lines.first)) == 1)
@@ -369,6 +369,8 @@ func contents(of directory: URL) throws -> [String: Data] {
         let photo = fixturePhotos.appendingPathComponent("hand/onehand10k_1402.png").path
         let part = try blaze(["hand", "--quiet", "--accurate", "--accurate-off", "tiles,everything", photo])
         #expect(part.status != 0 && part.stderr.contains("everything"), "\(part.stderr)")
+        let on = try blaze(["hand", "--quiet", "--accurate", "--accurate-on", "zoom-out", photo])
+        #expect(on.status != 0 && on.stderr.contains("zoom-out"), "\(on.stderr)")
         let size = try blaze(["hand", "--quiet", "--accurate", "--min-hand-size", "8", photo])
         #expect(size.status != 0 && size.stderr.contains("smallestHandSize"), "\(size.stderr)")
     }

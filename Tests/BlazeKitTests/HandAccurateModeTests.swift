@@ -79,7 +79,7 @@ import Testing
     @Test func offByDefaultCopiedAndChecked() throws {
         let options = HandLandmarkerOptions()
         #expect(options.accurateMode == nil)
-        options.accurateMode = HandAccurateMode(smallestHandSize: 48, refinement: false)
+        options.accurateMode = HandAccurateMode(smallestHandSize: 48, refinement: true)
         #expect(options.copy().accurateMode == options.accurateMode)
         options.accurateMode = HandAccurateMode(smallestHandSize: 8)
         #expect(throws: TaskError.invalidOption(name: "accurateMode.smallestHandSize", expected: ">= 24", actual: "8")) {
@@ -87,11 +87,13 @@ import Testing
         }
     }
 
-    /// Parts turned off by their short names, as `blaze hand --accurate-off` gives them; an unknown name is refused.
+    /// Parts turned on and off by their short names, as `blaze hand --accurate-on` and `--accurate-off` give
+    /// them (off last); an unknown name is refused.
     @Test func partsTurnedOffByName() throws {
-        #expect(try HandAccurateMode(smallestHandSize: 60, turningOff: "tiles, refine")
-                == HandAccurateMode(tiledSearch: false, smallestHandSize: 60, refinement: false))
-        #expect(try HandAccurateMode(smallestHandSize: 80, turningOff: "flip") == HandAccurateMode(flipAveraging: false))
+        #expect(try HandAccurateMode(smallestHandSize: 60, turningOff: "tiles, flip")
+                == HandAccurateMode(tiledSearch: false, smallestHandSize: 60, flipAveraging: false))
+        #expect(try HandAccurateMode(smallestHandSize: 80, turningOn: "refine", turningOff: "") == HandAccurateMode(refinement: true))
+        #expect(try HandAccurateMode(smallestHandSize: 80, turningOn: "refine", turningOff: "refine") == HandAccurateMode())
         #expect(try HandAccurateMode(smallestHandSize: 80, turningOff: "") == HandAccurateMode())
         #expect(throws: TaskError.invalidOption(name: "hand accurate mode part", expected: "one of tiles, refine, flip",
                                                 actual: "'everything'")) {
