@@ -16,7 +16,8 @@ public struct HandAccurateMode: Sendable, Equatable, Hashable, Codable {
     /// A second landmark pass on the region computed from the first pass's landmarks, as MediaPipe's
     /// tracking does between video frames. Off by default: on the small-hand frames of
     /// `Tools/accuracy/make_small_hands.py` it moved the landmarks no closer to the human labels (with
-    /// flip averaging: 0.091 of the hand size either way) and further from MediaPipe's, at one more pass.
+    /// flip averaging: 0.093 of the hand size on average either way) and further from MediaPipe's, at one
+    /// or two more passes.
     public var refinement = false
     /// Averages each landmark pass with the pass on the mirrored crop (mirrored back; the mirrored hand's
     /// handedness is the other hand's, so its score is swapped back too).
