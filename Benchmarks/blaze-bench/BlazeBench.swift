@@ -14,7 +14,7 @@ struct BlazeBench: ParsableCommand {
         commandName: "blaze-bench",
         abstract: "Times BlazeKit's models on this machine.",
         subcommands: [ModelsBenchmark.self, PipelineBenchmark.self, LiveStreamBenchmark.self, CropBenchmark.self,
-                      KernelBenchmark.self, VideoBenchmark.self, FrameDump.self, PhotoBenchmark.self, PoolBenchmark.self])
+                      KernelBenchmark.self, VideoBenchmark.self, FrameDump.self, PhotoBenchmark.self, HandPhotoBenchmark.self, PoolBenchmark.self])
 
     /// The benchmark owns its process: OpenBLAS is tuned once, before anything runs (see `ProcessTuning`).
     static func main() {

@@ -29,8 +29,11 @@ public enum HandLandmarkerDefinition: TaskDefinition {
                 TaskModelRole(name: "landmarks", builtin: full ? .handLandmarkFull : .handLandmarkLite, isUserReplaceable: true)]
     }
 
-    public static func makePipeline(options: HandLandmarkerOptions, resources: TaskResources) throws -> some TaskPipeline<HandLandmarkerResult> {
-        try HandPipeline(options: options, resources: resources)
+    public static func makePipeline(options: HandLandmarkerOptions, resources: TaskResources) throws -> HandPipelineChoice {
+        if let mode = options.accurateMode {
+            return HandPipelineChoice(try AccurateHandPipeline(options: options, mode: mode, resources: resources))
+        }
+        return HandPipelineChoice(try HandPipeline(options: options, resources: resources))
     }
 
     public static func deliverLiveStreamResult(_ result: HandLandmarkerResult?, timestampInMilliseconds: Int, error: (any Error)?,
@@ -39,6 +42,21 @@ public enum HandLandmarkerDefinition: TaskDefinition {
         options.handLandmarkerLiveStreamDelegate?.handLandmarker(task, didFinishDetection: result,
                                                                  timestampInMilliseconds: timestampInMilliseconds, error: error)
     }
+}
+
+/// The pipeline a ``HandLandmarker`` runs: MediaPipe's (``HandPipeline``) or the accurate mode's.
+public final class HandPipelineChoice: TaskPipeline {
+    public typealias Result = HandLandmarkerResult
+    private let pipeline: any TaskPipeline<HandLandmarkerResult>
+
+    init(_ pipeline: any TaskPipeline<HandLandmarkerResult>) { self.pipeline = pipeline }
+
+    public func process(_ image: MPImage, timestampInMilliseconds: Int, tracking: Bool) throws -> HandLandmarkerResult {
+        try pipeline.process(image, timestampInMilliseconds: timestampInMilliseconds, tracking: tracking)
+    }
+    public func resetTracking() { pipeline.resetTracking() }
+    public var trackingStatistics: (frames: Int, detectorRuns: Int) { pipeline.trackingStatistics }
+    public func setIdleWork(_ work: (@Sendable () -> Bool)?) { pipeline.setIdleWork(work) }
 }
 
 /// The palm and hand networks and the tracker behind a ``HandLandmarker``.

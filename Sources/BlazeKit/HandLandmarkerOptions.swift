@@ -27,6 +27,8 @@ public final class HandLandmarkerOptions: TaskOptions {
     public var minHandPresenceConfidence: Float = 0.5
     /// Minimum tracking IoU between frames, in [0, 1] (video and live stream).
     public var minTrackingConfidence: Float = 0.5
+    /// BlazeKit's accurate mode (``HandAccurateMode``): nil, the default, gives MediaPipe's exact results.
+    public var accurateMode: HandAccurateMode?
 
     /// The MediaPipe defaults: built-in full models, image mode, one hand, confidences 0.5.
     public required init() {}
@@ -43,6 +45,7 @@ public final class HandLandmarkerOptions: TaskOptions {
         (model, numHands, minTrackingConfidence) = (other.model, other.numHands, other.minTrackingConfidence)
         (minHandDetectionConfidence, minHandPresenceConfidence) = (other.minHandDetectionConfidence, other.minHandPresenceConfidence)
         handLandmarkerLiveStreamDelegate = other.handLandmarkerLiveStreamDelegate
+        accurateMode = other.accurateMode
     }
 
 }

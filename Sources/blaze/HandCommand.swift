@@ -21,6 +21,18 @@ struct HandCommand: ParsableCommand {
     @OptionGroup var landmarker: LandmarkerCommandOptions
 
     @Option(help: "The most hands per photo.") var numHands = 1
+    @Flag(help: ArgumentHelp("Accurate mode: finds small hands (tiled palm search) and averages each landmark pass with the mirrored one, "
+                             + "at a higher cost (the default gives MediaPipe's exact results)."))
+    var accurate = false
+    @Option(help: ArgumentHelp("With --accurate: the smallest hand (pixels, the longer side of its landmarks' box) "
+                               + "the tiled search looks for.", valueName: "PIXELS"))
+    var minHandSize = HandAccurateMode().smallestHandSize
+    @Option(help: ArgumentHelp("With --accurate: parts to switch off, comma-separated: tiles, flip (on by default), refine.",
+                               valueName: "PARTS"))
+    var accurateOff = ""
+    @Option(help: ArgumentHelp("With --accurate: parts to switch on, comma-separated: refine (a second landmark pass on the "
+                               + "region the first pass's landmarks give; off by default).", valueName: "PARTS"))
+    var accurateOn = ""
 
     func run() throws {
         let options = HandLandmarkerOptions()
@@ -29,6 +41,13 @@ struct HandCommand: ParsableCommand {
         options.minHandDetectionConfidence = landmarker.minDetectionConfidence
         options.minHandPresenceConfidence = landmarker.minPresenceConfidence
         options.minTrackingConfidence = landmarker.minTrackingConfidence
+        if accurate {
+            do {
+                options.accurateMode = try HandAccurateMode(smallestHandSize: minHandSize, turningOn: accurateOn, turningOff: accurateOff)
+            } catch {
+                throw ValidationError("--accurate-on/--accurate-off: \(error)")
+            }
+        }
         let task = CommandTask<HandLandmarkerDefinition>(
             options: options,
             record: { result, source in

@@ -327,3 +327,51 @@ func contents(of directory: URL) throws -> [String: Data] {
         #expect(run.status != 0 && run.stderr.contains("everything"))
     }
 }
+
+/// `blaze hand --accurate`: the accurate mode's flags reach the landmarker; the default output is untouched.
+@Suite struct HandAccurateFlagTests {
+    /// A flat grey 1280×720 frame with `hand/onehand10k_1402.png` halved (2×2 box average; its hand 93 px)
+    /// pasted at (900, 400), written as PNG into `directory`.
+    static func smallHandFrame(in directory: URL) throws -> String {
+        let photo = try Image(contentsOfPNGFile: fixturePhotos.appendingPathComponent("hand/onehand10k_1402.png").path)
+        let w = 1280, h = 720, x0 = 900, y0 = 400
+        var frame = [UInt8](repeating: 128, count: w * h * 3)
+        for y in 0..<(photo.height / 2) {
+            for x in 0..<(photo.width / 2) {
+                for c in 0..<3 {
+                    let sum = [(0, 0), (0, 1), (1, 0), (1, 1)].reduce(2) { $0 + Int(photo.pixels[((2 * y + $1.0) * photo.width + 2 * x + $1.1) * 3 + c]) }
+                    frame[((y0 + y) * w + x0 + x) * 3 + c] = UInt8(sum / 4)
+                }
+            }
+        }
+        let path = directory.appendingPathComponent("small-hand.png").path
+        try Data(try Image(rgb: frame, width: w, height: h).pngData()).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    static func handCount(_ line: String) throws -> Int {
+        let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as! [String: Any]
+        return (object["hands"] as! [Any]).count
+    }
+
+    @Test func accurateFindsTheSmallHandTheDefaultMisses() throws {
+        let directory = try makeTemporaryDirectory("hand-accurate")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let frame = try Self.smallHandFrame(in: directory)
+        let plain = try blaze(["hand", "--quiet", frame])
+        let accurate = try blaze(["hand", "--quiet", "--accurate", "--min-hand-size", "80", "--accurate-on", "refine", "--accurate-off", "flip", frame])
+        #expect(plain.status == 0 && accurate.status == 0, "\(plain.stderr) \(accurate.stderr)")
+        #expect(try Self.handCount(try #require(plain.lines.first)) == 0)
+        #expect(try Self.handCount(try #require(accurate.lines.first)) == 1)
+    }
+
+    @Test func unknownPartAndTooSmallSizeAreRefused() throws {
+        let photo = fixturePhotos.appendingPathComponent("hand/onehand10k_1402.png").path
+        let part = try blaze(["hand", "--quiet", "--accurate", "--accurate-off", "tiles,everything", photo])
+        #expect(part.status != 0 && part.stderr.contains("everything"), "\(part.stderr)")
+        let on = try blaze(["hand", "--quiet", "--accurate", "--accurate-on", "zoom-out", photo])
+        #expect(on.status != 0 && on.stderr.contains("zoom-out"), "\(on.stderr)")
+        let size = try blaze(["hand", "--quiet", "--accurate", "--min-hand-size", "8", photo])
+        #expect(size.status != 0 && size.stderr.contains("smallestHandSize"), "\(size.stderr)")
+    }
+}
