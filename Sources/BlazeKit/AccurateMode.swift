@@ -26,7 +26,10 @@ public struct PoseAccurateMode: Sendable, Equatable, Hashable, Codable {
     /// drops with the disagreement, each landmark's visibility with its own.
     public var flipAveraging = true
     /// When a candidate region yields a person already found (two people close together), looks at it again
-    /// with the people found so far painted out in grey, so the landmark network sees the other one.
+    /// with the people found so far painted out in grey, so the landmark network sees the other one; and
+    /// when a photo yields fewer than `numPoses` people, runs the detector again with them (faces too)
+    /// painted out, on the whole image. A pose found on a painted image that lies mostly on painted pixels
+    /// (a ghost of a painted person) is dropped.
     public var maskedRetry = true
 
     /// The parts' short names, as `blaze pose --accurate-off` takes them.

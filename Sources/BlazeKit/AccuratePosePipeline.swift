@@ -45,6 +45,9 @@ final class AccuratePosePipeline: TaskPipeline {
     /// Half-width of the grey capsules that paint found people out for the masked retry, in units of the
     /// person's size (0.05 found more people than 0.08 or 0.12 on minicoco).
     static let maskedLimbRadius: Float = 0.05
+    /// Radius of the disc that paints a found person's face out before the detector looks again, in units of
+    /// the person's size (0.2 found more people on minicoco than 0.12; 0.3 no more than 0.2).
+    static let maskedHeadRadius: Float = 0.2
     /// A landmark whose direct and mirrored positions are this far apart (in units of the pose's size) gets
     /// visibility 0. On LSP (500 photos) visibility × (1 − distance / 0.1) tells a correct landmark (within
     /// 0.2 of the torso) from a wrong one with AUC 0.84, against 0.71 for the network's visibility alone, and
@@ -113,6 +116,12 @@ final class AccuratePosePipeline: TaskPipeline {
         } else {
             let detections = try search(&context, tiles: mode.tiledSearch ? tiles(for: image) : [])
             try consider(detections, into: &people, context: &context)
+            if mode.maskedRetry, !people.isEmpty, people.count < numPoses {
+                // The detector again on the whole image with the people found painted out, faces too (it keys
+                // on faces). Not on the tiles: there it found mostly ghosts of the painted people.
+                var masked = try Self.maskingOut(people, in: image, heads: true)
+                try consider(try detector.detect(in: masked.image, rect: .fullImage, minScore: minScore), into: &people, context: &masked)
+            }
             if mode.rotatedSearch && people.count < numPoses {
                 var rotated: [Detection] = []
                 for quarterTurns in 1...3 {
@@ -149,8 +158,25 @@ final class AccuratePosePipeline: TaskPipeline {
     struct FrameContext {
         let image: Image
         var mirrored: Image?
+        /// For an image with people painted out (``maskingOut(_:in:heads:)``), which pixels were painted.
+        var painted: [Bool]?
 
-        init(image: Image) { self.image = image }
+        init(image: Image, painted: [Bool]? = nil) {
+            self.image = image
+            self.painted = painted
+        }
+
+        /// Whether more than two thirds of `pose`'s body landmarks lie on painted pixels: a ghost of a painted-out person.
+        func isOnPaintedPixels(_ pose: [NormalizedLandmark]) -> Bool {
+            guard let painted else { return false }
+            let w = image.width, h = image.height
+            let on = AccuratePosePipeline.bodyLandmarks.filter { i in
+                let x = pose[i].x * Float(w), y = pose[i].y * Float(h)
+                guard x.isFinite, y.isFinite, x >= 0, y >= 0, x < Float(w), y < Float(h) else { return false }
+                return painted[Int(y) * w + Int(x)]
+            }.count
+            return 3 * on > 2 * AccuratePosePipeline.bodyLandmarks.count
+        }
 
         mutating func mirroredImage() throws -> Image {
             if let mirrored { return mirrored }
@@ -250,13 +276,13 @@ final class AccuratePosePipeline: TaskPipeline {
             if try consider(roi: roi, into: &people, context: &context) == .samePerson { retry.append(roi) }
         }
         guard mode.maskedRetry, !retry.isEmpty else { return }
-        var masked = FrameContext(image: try Self.maskingOut(people, in: image))
+        var masked = try Self.maskingOut(people, in: image)
         var maskedCount = people.count
         for roi in retry {
             guard people.count < numPoses, budget > 0 else { break }
             budget -= 1
             if people.count != maskedCount {
-                masked = FrameContext(image: try Self.maskingOut(people, in: image))
+                masked = try Self.maskingOut(people, in: image)
                 maskedCount = people.count
             }
             _ = try consider(roi: roi, into: &people, context: &masked)
@@ -264,10 +290,11 @@ final class AccuratePosePipeline: TaskPipeline {
     }
 
     /// `image` with each person of `people` painted over in grey: a capsule along each limb, the torso and
-    /// the head, as wide as a fraction of the person's size.
-    static func maskingOut(_ people: [Person], in image: Image) throws -> Image {
+    /// the neck, as wide as a fraction of the person's size, and with `heads` a disc on the face.
+    static func maskingOut(_ people: [Person], in image: Image, heads: Bool = false) throws -> FrameContext {
         let w = image.width, h = image.height
         var pixels = image.pixels
+        var painted = [Bool](repeating: false, count: w * h)
         let limbs = [(11, 13), (13, 15), (12, 14), (14, 16), (23, 25), (25, 27), (24, 26), (26, 28), (11, 12), (23, 24),
                      (11, 23), (12, 24), (11, 24), (12, 23), (0, 11), (0, 12), (27, 31), (28, 32), (15, 19), (16, 20)]
         for person in people {
@@ -275,7 +302,9 @@ final class AccuratePosePipeline: TaskPipeline {
             let xs = bodyLandmarks.map { p[$0].x }, ys = bodyLandmarks.map { p[$0].y }
             let size = max(xs.max()! - xs.min()!, ys.max()! - ys.min()!, 1)
             let radius = maskedLimbRadius * size
-            for (a, b) in limbs {
+            var segments = limbs.map { ($0.0, $0.1, radius) }
+            if heads { segments.append((0, 0, maskedHeadRadius * size)) }
+            for (a, b, radius) in segments {
                 let pa = p[a], pb = p[b]
                 guard pa.x.isFinite, pa.y.isFinite, pb.x.isFinite, pb.y.isFinite else { continue }
                 let x0 = max(0, Int(min(pa.x, pb.x) - radius)), x1 = min(w - 1, Int(max(pa.x, pb.x) + radius))
@@ -290,12 +319,13 @@ final class AccuratePosePipeline: TaskPipeline {
                         if (e * e).sum() <= radius * radius {
                             let i = (y * w + x) * 3
                             pixels[i] = 128; pixels[i + 1] = 128; pixels[i + 2] = 128
+                            painted[y * w + x] = true
                         }
                     }
                 }
             }
         }
-        return try Image(rgb: pixels, width: w, height: h)
+        return FrameContext(image: try Image(rgb: pixels, width: w, height: h), painted: painted)
     }
 
     /// The person in `roi`, if any and new, added to `people`.
@@ -313,7 +343,8 @@ final class AccuratePosePipeline: TaskPipeline {
                 return .noPerson
             }
         }
-        if people.contains(where: { Self.isSamePerson($0.landmarks, person.landmarks, width: context.image.width, height: context.image.height) }) {
+        if context.isOnPaintedPixels(person.landmarks)
+            || people.contains(where: { Self.isSamePerson($0.landmarks, person.landmarks, width: context.image.width, height: context.image.height) }) {
             return .samePerson
         }
         people.append(person)
