@@ -1,4 +1,5 @@
 import BlazeKit
+import BlazeTestSupport
 import Foundation
 import Testing
 
@@ -14,27 +15,15 @@ import Testing
     /// (normalized to the frame), and the hand's size in the frame, in pixels.
     static func wideFrame() throws -> (frame: Image, expected: [SIMD2<Float>], handSize: Float) {
         let photo = try Image(contentsOfPNGFile: HandReference.directory.appendingPathComponent(photoName).path)
-        let source = photo.pixels
         let w = 1920, h = 1080
-        var frame = [UInt8](repeating: 128, count: w * h * 3)
-        for y in 0..<(photo.height / 2) {
-            for x in 0..<(photo.width / 2) {
-                for c in 0..<3 {
-                    var sum = 2
-                    for (dy, dx) in [(0, 0), (0, 1), (1, 0), (1, 1)] {
-                        sum += Int(source[((2 * y + dy) * photo.width + 2 * x + dx) * 3 + c])
-                    }
-                    frame[((origin.y + y) * w + origin.x + x) * 3 + c] = UInt8(sum / 4)
-                }
-            }
-        }
+        let frame = try pastedHalved(photo, at: origin, width: w, height: h)
         let reference = try #require(HandReference.load("full").first { $0.image == photoName }?.hands.first)
         let inFrame = reference.landmarks.map {
             SIMD2($0[0] * Float(photo.width) / 2 + Float(origin.x), $0[1] * Float(photo.height) / 2 + Float(origin.y))
         }
         let xs = inFrame.map(\.x), ys = inFrame.map(\.y)
         let size = max(xs.max()! - xs.min()!, ys.max()! - ys.min()!)
-        return (try Image(rgb: frame, width: w, height: h), inFrame.map { $0 / SIMD2(Float(w), Float(h)) }, size)
+        return (frame, inFrame.map { $0 / SIMD2(Float(w), Float(h)) }, size)
     }
 
     static func landmarker(accurate: HandAccurateMode?, threads: Int = 1) throws -> HandLandmarker {

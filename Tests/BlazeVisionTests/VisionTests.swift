@@ -162,6 +162,24 @@ typealias Joint = VNHumanBodyPoseObservation.JointName
 }
 
 @Suite(.serialized) struct HandPoseTests {
+    /// With BlazeKit's accurate mode the hand request finds the photo's right hand pasted at half size (93 px)
+    /// into a wide grey frame, where MediaPipe's palm detector (the default) finds none.
+    @Test func accurateModeFindsASmallHand() throws {
+        let frame = try pastedHalved(try fixturePhoto("hand/onehand10k_1402.png"), at: (x: 1300, y: 700))
+        let plain = VNDetectHumanHandPoseRequest()
+        try VNImageRequestHandler(image: frame).perform([plain])
+        #expect(plain.results?.isEmpty == true)
+        let request = VNDetectHumanHandPoseRequest()
+        request.accurateMode = HandAccurateMode()
+        try VNImageRequestHandler(image: frame).perform([request])
+        let hands = try #require(request.results as? [VNHumanHandPoseObservation])
+        try #require(hands.count == 1)
+        // The photo (226×339, halved) covers x 1300–1413, y 700–869; Vision's origin is at the lower left.
+        let wrist = try hands[0].recognizedPoint(.wrist)
+        #expect(wrist.location.x * 1920 > 1300 && wrist.location.x * 1920 < 1413, "wrist at \(wrist.location)")
+        #expect((1 - wrist.location.y) * 1080 > 700 && (1 - wrist.location.y) * 1080 < 869, "wrist at \(wrist.location)")
+    }
+
     @Test func twoHandsByDefaultWithMediaPipesHandednessAndTwentyOneJoints() throws {
         let photo = try fixturePhoto("hand/panoptic_ex2_2.flv_000040_l.png")
         let request = VNDetectHumanHandPoseRequest()
