@@ -107,6 +107,9 @@ public final class InferenceSession: @unchecked Sendable {
     private let outputPointers: [UnsafePointer<Float>?]
     private let computedOutputIndices: Set<Int>
     private let steps: [any ExecutionStep]
+    /// What ``run()`` runs: ``steps`` with each depthwise convolution and the 1×1 convolution after it that can
+    /// share one parallel region as a ``DepthwisePointwiseRegion`` (``profile()`` still times them apart).
+    private let regions: [any ExecutionStep]
     private let stepNames: [String]
     private let stepKinds: [OpKind]
     /// The graph node each step runs, in run order (index into the model graph's `nodes`). A convolution
@@ -172,6 +175,14 @@ public final class InferenceSession: @unchecked Sendable {
             for i in step.inputs where g.values[i].constant == nil { last[i] = max(last[i], step.node) }
         }
         for k in computed { last[g.outputs[k]] = end }
+        // A depthwise convolution's input stays live through a 1×1 convolution reading its output, so that the
+        // two can run as one region (``DepthwisePointwiseRegion``): one task may still read the input while
+        // another writes the 1×1 output.
+        for (step, next) in zip(planned, planned.dropFirst())
+        where g.nodes[step.node].op == .depthwiseConv2d && g.nodes[next.node].op == .conv2d
+            && next.inputs.first == step.outputs.first && g.values[step.inputs[0]].constant == nil {
+            last[step.inputs[0]] = max(last[step.inputs[0]], next.node)
+        }
         var intervals: [ArenaPlanner.Interval] = []
         for (id, v) in g.values.enumerated() where v.constant == nil && first[id] != Int.max {
             intervals.append(.init(value: id, floats: v.elementCount, first: first[id], last: last[id]))
@@ -221,10 +232,26 @@ public final class InferenceSession: @unchecked Sendable {
             stepNodes.append(n)
         }
         self.steps = steps
+        var regions: [any ExecutionStep] = []
+        var i = 0
+        while i < steps.count {
+            if i + 1 < steps.count, let region = DepthwisePointwiseRegion(steps[i], steps[i + 1]) {
+                regions.append(region)
+                i += 2
+            } else {
+                regions.append(steps[i])
+                i += 1
+            }
+        }
+        self.regions = regions
         self.stepNodes = stepNodes
         stepNames = stepNodes.map { g.nodes[$0].name }
         stepKinds = stepNodes.map { g.nodes[$0].op }
     }
+
+    /// How many parallel regions ``run()`` runs: the steps, less one for each depthwise + 1×1 pair run as one
+    /// (``DepthwisePointwiseRegion``).
+    public var regionCount: Int { regions.count }
 
     /// The input buffer: write the input here, then call ``run()``.
     public var input: UnsafeMutableBufferPointer<Float> {
@@ -243,7 +270,7 @@ public final class InferenceSession: @unchecked Sendable {
 
     /// Runs the graph on the contents of ``input``. Allocates nothing.
     public func run() {
-        for s in steps { s.run(pool: pool) }
+        for r in regions { r.run(pool: pool) }
     }
 
     /// Copies `values` into the input, runs, and returns copies of all outputs.

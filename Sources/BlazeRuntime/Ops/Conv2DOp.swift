@@ -207,9 +207,14 @@ enum Conv2DOp: OpPlanner {
                                 stride: outChannels)
                 return
             }
+            let units = isRowSplit ? window.outputHeight : window.outputHeight * window.outputWidth
+            compute(share: partition(units, tasks, t), task: t)
+        }
+
+        /// Output units `share` (pixels, or rows for the narrow k×k kernel) with task `t`'s scratch, each block
+        /// followed by the ``epilogue``. Any split of the units gives the same bits.
+        func compute(share: Range<Int>, task t: Int) {
             let rowsAreUnits = isRowSplit
-            let units = rowsAreUnits ? window.outputHeight : window.outputHeight * window.outputWidth
-            let share = partition(units, tasks, t)
             guard let epilogue else { return compute(units: share, task: t) }
             let perUnit = rowsAreUnits ? window.outputWidth * outChannels : outChannels
             let block = max(1, Self.epilogueBlockFloats / perUnit)

@@ -34,10 +34,13 @@ enum DepthwiseConv2DOp: OpPlanner {
         let tasks: Int
 
         func run(pool: WorkerPool) {
-            pool.parallelFor(tasks) { t in
-                DepthwiseConv2DKernel.direct(input: input, weights: weights, bias: bias, output: output, window: window,
-                                             channels: channels, clamp: clamp, rows: partition(window.outputHeight, tasks, t), wide: wide)
-            }
+            pool.parallelFor(tasks) { t in compute(rows: partition(window.outputHeight, tasks, t)) }
+        }
+
+        /// Output rows `rows`; any split of the rows gives the same bits.
+        func compute(rows: Range<Int>) {
+            DepthwiseConv2DKernel.direct(input: input, weights: weights, bias: bias, output: output, window: window,
+                                         channels: channels, clamp: clamp, rows: rows, wide: wide)
         }
     }
 }

@@ -1,0 +1,60 @@
+import BlazeKernels
+import BlazeModelFormat
+@testable import BlazeRuntime
+import Testing
+
+/// A depthwise convolution and the 1×1 convolution reading it run as one parallel region when they split
+/// the same rows into more than one task; outputs are the same bits as each step alone (one thread, where
+/// nothing is paired), with every GEMM tile, at awkward sizes.
+@Suite struct DepthwisePointwiseRegionTests {
+    /// x → dw 3×3 (stride `stride`, ReLU6) → 1×1 (c→40) with the residual add of a second 1×1 of the same map,
+    /// then dw 3×3 → 1×1 (40→17) as the output.
+    func graph(h: Int, w: Int, c: Int, stride: Int) -> TinyGraph {
+        var g = TinyGraph()
+        let x = g.input([1, h, w, c])
+        let oh = (h + 2 - 3) / stride + 1, ow = (w + 2 - 3) / stride + 1
+        func depthwise(_ input: Int, _ channels: Int, _ s: Int, _ ih: Int, _ iw: Int, seed: UInt32) -> (Int, Int, Int) {
+            let wv = g.constant([3, 3, channels], pseudoRandom(9 * channels, seed: seed, in: -0.5...0.5))
+            let bv = g.constant([channels], pseudoRandom(channels, seed: seed + 1, in: -0.5...0.5))
+            let h2 = (ih + 2 - 3) / s + 1, w2 = (iw + 2 - 3) / s + 1
+            return (g.op(.depthwiseConv2d, [input, wv, bv], [1, h2, w2, channels],
+                         window(strides: s, pads: [1, 1, 1, 1], activation: "relu6")), h2, w2)
+        }
+        func pointwise(_ input: Int, _ cin: Int, _ cout: Int, _ ph: Int, _ pw: Int, seed: UInt32) -> Int {
+            let wv = g.constant([cout, 1, 1, cin], pseudoRandom(cout * cin, seed: seed, in: -0.5...0.5))
+            let bv = g.constant([cout], pseudoRandom(cout, seed: seed + 1, in: -0.5...0.5))
+            return g.op(.conv2d, [input, wv, bv], [1, ph, pw, cout], window())
+        }
+        let (d1, _, _) = depthwise(x, c, stride, h, w, seed: 3)
+        let p1 = pointwise(d1, c, 40, oh, ow, seed: 5)
+        let skip = pointwise(d1, c, 40, oh, ow, seed: 7)
+        let sum = g.op(.add, [p1, skip], [1, oh, ow, 40], name: "sum")
+        let (d2, _, _) = depthwise(sum, 40, 1, oh, ow, seed: 9)
+        g.outputs = [pointwise(d2, 40, 17, oh, ow, seed: 11)]
+        return g
+    }
+
+    /// Maps big enough that every step splits between threads (at least 200 K flops), odd sizes among them,
+    /// and one too small to split.
+    @Test(arguments: [(24, 20, 32, 1), (33, 17, 24, 1), (66, 30, 24, 2), (2, 3, 19, 1)])
+    func sameBitsAsTheStepsAlone(h: Int, w: Int, c: Int, stride: Int) throws {
+        let model = try graph(h: h, w: w, c: c, stride: stride).model()
+        let input = pseudoRandom(h * w * c, seed: 21, in: -1...1)
+        for tile in GEMMTile.allCases.filter(\.isSupported) {
+            var reference: [[Float]]?
+            for threads in [1, 2, 3] {
+                let session = try InferenceSession(model: model, options: RuntimeOptions(threadCount: threads, convolutionGEMM: .packed(tile)))
+                let steps = session.kernelNames.count
+                if threads == 1 || h < 24 { #expect(session.regionCount == steps) }
+                if threads > 1 && h >= 24 {
+                    // Both depthwise convolutions share a region with the 1×1 after them.
+                    #expect(session.regionCount == steps - 2, "\(session.regionCount) regions for \(steps) steps, \(threads) threads")
+                }
+                let out = try session.run(input)
+                guard let want = reference else { reference = out; continue }
+                let bad = out[0].indices.filter { out[0][$0].bitPattern != want[0][$0].bitPattern }
+                #expect(bad.isEmpty, "\(tile.rawValue), \(threads) threads: \(bad.count) of \(out[0].count) differ")
+            }
+        }
+    }
+}
