@@ -107,8 +107,8 @@ public final class InferenceSession: @unchecked Sendable {
     private let outputPointers: [UnsafePointer<Float>?]
     private let computedOutputIndices: Set<Int>
     private let steps: [any ExecutionStep]
-    /// What ``run()`` runs: ``steps`` with each depthwise convolution and the 1×1 convolution after it that can
-    /// share one parallel region as a ``DepthwisePointwiseRegion`` (``profile()`` still times them apart).
+    /// What ``run()`` runs: ``steps`` with each depthwise or 1×1 convolution and the 1×1 convolutions after it
+    /// that can share one parallel region as a ``DepthwisePointwiseRegion`` (``profile()`` times them apart).
     private let regions: [any ExecutionStep]
     private let stepNames: [String]
     private let stepKinds: [OpKind]
@@ -175,13 +175,30 @@ public final class InferenceSession: @unchecked Sendable {
             for i in step.inputs where g.values[i].constant == nil { last[i] = max(last[i], step.node) }
         }
         for k in computed { last[g.outputs[k]] = end }
-        // A depthwise convolution's input stays live through a 1×1 convolution reading its output, so that the
-        // two can run as one region (``DepthwisePointwiseRegion``): one task may still read the input while
-        // another writes the 1×1 output.
-        for (step, next) in zip(planned, planned.dropFirst())
-        where g.nodes[step.node].op == .depthwiseConv2d && g.nodes[next.node].op == .conv2d
-            && next.inputs.first == step.outputs.first && g.values[step.inputs[0]].constant == nil {
-            last[step.inputs[0]] = max(last[step.inputs[0]], next.node)
+        // A depthwise or 1×1 convolution and the 1×1 convolutions after it, each reading the one before, may
+        // run as one region (``DepthwisePointwiseRegion``): what any of them reads stays live to the region's
+        // end, since one task may still read it while another writes a later output.
+        func isPointwise(_ step: (node: Int, inputs: [Int], outputs: [Int])) -> Bool {
+            let node = g.nodes[step.node]
+            guard node.op == .conv2d, node.inputs.count > 1 else { return false }
+            let w = g.values[node.inputs[1]].shape, x = g.values[node.inputs[0]].shape, y = g.values[step.outputs[0]].shape
+            return w.count == 4 && w[1] == 1 && w[2] == 1 && x.count == 4 && y.count == 4 && x[1] == y[1] && x[2] == y[2]
+        }
+        var start = 0
+        while start < planned.count {
+            let head = planned[start]
+            var end = start
+            if g.nodes[head.node].op == .depthwiseConv2d || isPointwise(head) {
+                while end + 1 < planned.count, isPointwise(planned[end + 1]), planned[end + 1].inputs.first == planned[end].outputs.first {
+                    end += 1
+                }
+            }
+            if end > start {
+                for step in planned[start...end] {
+                    for i in step.inputs where g.values[i].constant == nil { last[i] = max(last[i], planned[end].node) }
+                }
+            }
+            start = end + 1
         }
         var intervals: [ArenaPlanner.Interval] = []
         for (id, v) in g.values.enumerated() where v.constant == nil && first[id] != Int.max {
@@ -235,9 +252,9 @@ public final class InferenceSession: @unchecked Sendable {
         var regions: [any ExecutionStep] = []
         var i = 0
         while i < steps.count {
-            if i + 1 < steps.count, let region = DepthwisePointwiseRegion(steps[i], steps[i + 1]) {
+            if let (region, count) = DepthwisePointwiseRegion.longest(steps[i...]) {
                 regions.append(region)
-                i += 2
+                i += count
             } else {
                 regions.append(steps[i])
                 i += 1
@@ -249,7 +266,7 @@ public final class InferenceSession: @unchecked Sendable {
         stepKinds = stepNodes.map { g.nodes[$0].op }
     }
 
-    /// How many parallel regions ``run()`` runs: the steps, less one for each depthwise + 1×1 pair run as one
+    /// How many parallel regions ``run()`` runs: the steps, less those that share a region
     /// (``DepthwisePointwiseRegion``).
     public var regionCount: Int { regions.count }
 

@@ -3,12 +3,13 @@ import BlazeModelFormat
 @testable import BlazeRuntime
 import Testing
 
-/// A depthwise convolution and the 1×1 convolution reading it run as one parallel region when they split
-/// the same rows into more than one task; outputs are the same bits as each step alone (one thread, where
+/// A depthwise convolution and the 1×1 convolutions after it, each reading the one before, run as one
+/// parallel region when they split the same rows into more than one task; outputs are the same bits as each step alone (one thread, where
 /// nothing is paired), with every GEMM tile, at awkward sizes.
 @Suite struct DepthwisePointwiseRegionTests {
     /// x → dw 3×3 (stride `stride`, ReLU6) → 1×1 (c→40) with the residual add of a second 1×1 of the same map,
-    /// then dw 3×3 → 1×1 (40→17) as the output.
+    /// then dw 3×3 → 1×1 (40→17) → 1×1 (17→24) as the output. Regions: dw + 1×1, the second 1×1 alone (it
+    /// reads the depthwise output, not the 1×1 before it), dw + 1×1 + 1×1.
     func graph(h: Int, w: Int, c: Int, stride: Int) -> TinyGraph {
         var g = TinyGraph()
         let x = g.input([1, h, w, c])
@@ -30,7 +31,8 @@ import Testing
         let skip = pointwise(d1, c, 40, oh, ow, seed: 7)
         let sum = g.op(.add, [p1, skip], [1, oh, ow, 40], name: "sum")
         let (d2, _, _) = depthwise(sum, 40, 1, oh, ow, seed: 9)
-        g.outputs = [pointwise(d2, 40, 17, oh, ow, seed: 11)]
+        let p2 = pointwise(d2, 40, 17, oh, ow, seed: 11)
+        g.outputs = [pointwise(p2, 17, 24, oh, ow, seed: 13)]
         return g
     }
 
@@ -47,8 +49,8 @@ import Testing
                 let steps = session.kernelNames.count
                 if threads == 1 || h < 24 { #expect(session.regionCount == steps) }
                 if threads > 1 && h >= 24 {
-                    // Both depthwise convolutions share a region with the 1×1 after them.
-                    #expect(session.regionCount == steps - 2, "\(session.regionCount) regions for \(steps) steps, \(threads) threads")
+                    // Six steps in three regions.
+                    #expect(steps == 6 && session.regionCount == 3, "\(session.regionCount) regions for \(steps) steps, \(threads) threads")
                 }
                 let out = try session.run(input)
                 guard let want = reference else { reference = out; continue }

@@ -1,41 +1,71 @@
 import BlazeKernels
 
-/// A depthwise convolution and the 1×1 convolution that reads its output, run as one parallel region: task
-/// `t` computes its share of the depthwise output rows, then the pointwise outputs of exactly those pixels,
-/// which it reads from its own cache, with no barrier between the two. One region instead of two per
-/// MobileNet block; each output is computed as the two steps compute it alone, so the bits are the same.
+/// A depthwise or 1×1 convolution and the 1×1 convolutions after it, each reading the one before, run as
+/// one parallel region: task `t` computes its share of the first step's output (rows for a depthwise
+/// convolution, pixels for a 1×1), then each 1×1 step on exactly those pixels, which it reads from its own
+/// cache, with no barrier between. In a MobileNet block the projection, its residual add and the next
+/// block's expansion follow the depthwise convolution in one region instead of three. Each output is
+/// computed as the steps compute it alone, so the bits are the same. The planner keeps every value a
+/// region reads live to its end, so no task's output overwrites what another task still reads.
 struct DepthwisePointwiseRegion: ExecutionStep {
-    let depthwise: DepthwiseConv2DOp.Step
-    let pointwise: Conv2DOp.Step
+    let depthwise: DepthwiseConv2DOp.Step?
+    let pointwise: [Conv2DOp.Step]
+    let tasks: Int
+    let height: Int, width: Int
 
-    /// The pair as one region, or nil when it cannot be one: the 1×1 convolution must read the depthwise
-    /// output, keep its map, split pixels into as many tasks (more than one), and write outside the
-    /// depthwise input (which other tasks may still be reading).
-    init?(_ first: any ExecutionStep, _ second: any ExecutionStep) {
-        guard let depthwise = first as? DepthwiseConv2DOp.Step, let pointwise = second as? Conv2DOp.Step else { return nil }
-        let d = depthwise.window, p = pointwise.window
-        guard pointwise.input == UnsafePointer(depthwise.output), depthwise.tasks > 1, pointwise.tasks == depthwise.tasks,
-              !pointwise.splitsOutputs, !pointwise.isRowSplit,
-              p.kernelHeight == 1, p.kernelWidth == 1, p.strideHeight == 1, p.strideWidth == 1,
-              p.inputHeight == d.outputHeight, p.inputWidth == d.outputWidth,
-              p.outputHeight == d.outputHeight, p.outputWidth == d.outputWidth else { return nil }
-        let inputStart = UnsafeRawPointer(depthwise.input)
-        let inputEnd = inputStart + d.inputHeight * d.inputWidth * depthwise.channels * MemoryLayout<Float>.size
-        let outputStart = UnsafeRawPointer(pointwise.output)
-        let outputEnd = outputStart + p.outputHeight * p.outputWidth * pointwise.outChannels * MemoryLayout<Float>.size
-        guard outputEnd <= inputStart || inputEnd <= outputStart else { return nil }
-        self.depthwise = depthwise
-        self.pointwise = pointwise
+    /// Whether `step` can continue a region whose previous step wrote `previous` over `tasks` tasks of an
+    /// `height × width` map: a 1×1, stride-1 convolution reading it, splitting its pixels the same way.
+    static func continues(_ step: any ExecutionStep, after previous: UnsafeMutablePointer<Float>, tasks: Int,
+                          height: Int, width: Int) -> Conv2DOp.Step? {
+        guard let conv = step as? Conv2DOp.Step, conv.input == UnsafePointer(previous), conv.tasks == tasks,
+              !conv.splitsOutputs, !conv.isRowSplit else { return nil }
+        let w = conv.window
+        guard w.kernelHeight == 1, w.kernelWidth == 1, w.strideHeight == 1, w.strideWidth == 1,
+              w.inputHeight == height, w.inputWidth == width, w.outputHeight == height, w.outputWidth == width else { return nil }
+        return conv
     }
 
-    var kernelName: String { "depthwise+" + pointwise.kernelName }
+    /// The longest region starting at `steps[start]` (at most `end` exclusive), or nil when it would hold
+    /// fewer than two steps; `count` is how many steps it takes.
+    static func longest(_ steps: ArraySlice<any ExecutionStep>) -> (region: DepthwisePointwiseRegion, count: Int)? {
+        guard let first = steps.first else { return nil }
+        var depthwise: DepthwiseConv2DOp.Step?
+        var chain: [Conv2DOp.Step] = []
+        let tasks: Int, height: Int, width: Int
+        var previous: UnsafeMutablePointer<Float>
+        if let d = first as? DepthwiseConv2DOp.Step {
+            (depthwise, tasks, height, width, previous) = (d, d.tasks, d.window.outputHeight, d.window.outputWidth, d.output)
+        } else if let c = first as? Conv2DOp.Step, !c.splitsOutputs, !c.isRowSplit, c.window.kernelHeight == 1,
+                  c.window.kernelWidth == 1, c.window.strideHeight == 1, c.window.strideWidth == 1 {
+            chain = [c]
+            (tasks, height, width, previous) = (c.tasks, c.window.outputHeight, c.window.outputWidth, c.output)
+        } else {
+            return nil
+        }
+        guard tasks > 1 else { return nil }
+        for step in steps.dropFirst() {
+            guard let next = continues(step, after: previous, tasks: tasks, height: height, width: width) else { break }
+            chain.append(next)
+            previous = next.output
+        }
+        let count = (depthwise == nil ? 0 : 1) + chain.count
+        guard count >= 2 else { return nil }
+        return (DepthwisePointwiseRegion(depthwise: depthwise, pointwise: chain, tasks: tasks, height: height, width: width), count)
+    }
+
+    var kernelName: String { ((depthwise == nil ? [] : ["depthwise"]) + pointwise.map(\.kernelName)).joined(separator: "+") }
 
     func run(pool: WorkerPool) {
-        let rows = depthwise.window.outputHeight, width = depthwise.window.outputWidth
-        pool.parallelFor(depthwise.tasks) { t in
-            let share = partition(rows, depthwise.tasks, t)
-            depthwise.compute(rows: share)
-            pointwise.compute(share: (share.lowerBound * width)..<(share.upperBound * width), task: t)
+        pool.parallelFor(tasks) { t in
+            let pixels: Range<Int>
+            if let depthwise {
+                let rows = partition(height, tasks, t)
+                depthwise.compute(rows: rows)
+                pixels = (rows.lowerBound * width)..<(rows.upperBound * width)
+            } else {
+                pixels = partition(height * width, tasks, t)
+            }
+            for step in pointwise { step.compute(share: pixels, task: t) }
         }
     }
 }
