@@ -74,6 +74,24 @@ public struct PoseAccurateMode: Sendable, Equatable, Hashable, Codable {
         self.maskedRetry = maskedRetry
     }
 
+    private enum CodingKeys: String, CodingKey {
+        case tiledSearch, smallestPersonHeight, rotatedSearch, zoomedOutSearch, refinement, flipAveraging, maskedRetry
+    }
+
+    /// Decodes the JSON ``PoseAccurateMode`` encodes; a missing key (a part added after the JSON was written)
+    /// takes its default.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let d = PoseAccurateMode()
+        tiledSearch = try c.decodeIfPresent(Bool.self, forKey: .tiledSearch) ?? d.tiledSearch
+        smallestPersonHeight = try c.decodeIfPresent(Int.self, forKey: .smallestPersonHeight) ?? d.smallestPersonHeight
+        rotatedSearch = try c.decodeIfPresent(Bool.self, forKey: .rotatedSearch) ?? d.rotatedSearch
+        zoomedOutSearch = try c.decodeIfPresent(Bool.self, forKey: .zoomedOutSearch) ?? d.zoomedOutSearch
+        refinement = try c.decodeIfPresent(Bool.self, forKey: .refinement) ?? d.refinement
+        flipAveraging = try c.decodeIfPresent(Bool.self, forKey: .flipAveraging) ?? d.flipAveraging
+        maskedRetry = try c.decodeIfPresent(Bool.self, forKey: .maskedRetry) ?? d.maskedRetry
+    }
+
     /// How many tiles the tiled search runs the detector on, for a displayed image of `width × height`
     /// pixels (besides the whole-image pass): the cost of the search, about one detector run each.
     public func tileCount(width: Int, height: Int) -> Int {

@@ -52,6 +52,19 @@ public struct HandAccurateMode: Sendable, Equatable, Hashable, Codable {
     /// Tiled search and flip averaging on, refinement off, hands of 80 px and larger.
     public init() {}
 
+    private enum CodingKeys: String, CodingKey { case tiledSearch, smallestHandSize, refinement, flipAveraging }
+
+    /// Decodes the JSON ``HandAccurateMode`` encodes; a missing key (a part added after the JSON was written)
+    /// takes its default.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let d = HandAccurateMode()
+        tiledSearch = try c.decodeIfPresent(Bool.self, forKey: .tiledSearch) ?? d.tiledSearch
+        smallestHandSize = try c.decodeIfPresent(Int.self, forKey: .smallestHandSize) ?? d.smallestHandSize
+        refinement = try c.decodeIfPresent(Bool.self, forKey: .refinement) ?? d.refinement
+        flipAveraging = try c.decodeIfPresent(Bool.self, forKey: .flipAveraging) ?? d.flipAveraging
+    }
+
     /// Hands of `smallestHandSize` px and larger, with the parts named in `on` turned on, then those named
     /// in `off` turned off (as ``turnOn(parts:)`` and ``turnOff(parts:)`` read them, e.g. from
     /// `blaze hand --accurate-on` and `--accurate-off`).

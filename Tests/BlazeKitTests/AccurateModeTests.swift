@@ -85,6 +85,22 @@ import Testing
         }
     }
 
+    /// JSON round-trips, and JSON written before a part existed (no `maskedRetry` key) decodes with the part's
+    /// default; a key of the wrong type is refused.
+    @Test func codableKeepsOlderJSON() throws {
+        let mode = PoseAccurateMode(smallestPersonHeight: 90, flipAveraging: false, maskedRetry: false)
+        #expect(try JSONDecoder().decode(PoseAccurateMode.self, from: JSONEncoder().encode(mode)) == mode)
+        let older = #"{"tiledSearch":true,"smallestPersonHeight":150,"rotatedSearch":false,"zoomedOutSearch":true,"refinement":true,"flipAveraging":true}"#
+        let decoded = try JSONDecoder().decode(PoseAccurateMode.self, from: Data(older.utf8))
+        #expect(decoded == PoseAccurateMode(smallestPersonHeight: 150, rotatedSearch: false))
+        #expect(throws: DecodingError.self) {
+            try JSONDecoder().decode(PoseAccurateMode.self, from: Data(#"{"smallestPersonHeight":"tall"}"#.utf8))
+        }
+        let hand = HandAccurateMode(smallestHandSize: 60, flipAveraging: false)
+        #expect(try JSONDecoder().decode(HandAccurateMode.self, from: JSONEncoder().encode(hand)) == hand)
+        #expect(try JSONDecoder().decode(HandAccurateMode.self, from: Data("{}".utf8)) == HandAccurateMode())
+    }
+
     /// Parts turned off by their short names, as `blaze pose --accurate-off` gives them; an unknown name is refused.
     @Test func partsTurnedOffByName() throws {
         #expect(try PoseAccurateMode(smallestPersonHeight: 90, turningOff: "tiles, flip")
