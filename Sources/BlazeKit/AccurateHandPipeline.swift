@@ -48,7 +48,7 @@ final class AccurateHandPipeline: TaskPipeline {
     private let minScore: Float
     private let numHands: Int
     private var tracker: HandTracker
-    private var tileCursor = 0
+    private var tileCycle = TileSearch.Cycle()
     let workers: WorkerPool
 
     init(options: HandLandmarkerOptions, mode: HandAccurateMode, resources: TaskResources) throws {
@@ -68,7 +68,7 @@ final class AccurateHandPipeline: TaskPipeline {
 
     func resetTracking() {
         tracker.reset()
-        tileCursor = 0
+        tileCycle.reset()
     }
 
     var trackingStatistics: (frames: Int, detectorRuns: Int) { (tracker.frameCount, tracker.detectorRunCount) }
@@ -130,37 +130,13 @@ final class AccurateHandPipeline: TaskPipeline {
     /// `maxTileFraction` of the long side (and at most the short side), overlapping by `tileOverlap`,
     /// spread evenly from edge to edge.
     static func tiles(width: Int, height: Int, smallestHandSize: Int) -> [NormalizedRect] {
-        let w = Float(width), h = Float(height)
-        let shortSide = min(w, h), longSide = max(w, h)
-        var side = tileToHand * Float(smallestHandSize)
-        var rects: [NormalizedRect] = []
-        while side < longSide * maxTileFraction {
-            let s = min(side, shortSide)
-            let stride = s * (1 - tileOverlap)
-            let nx = w <= s ? 1 : Int(((w - s) / stride).rounded(.up)) + 1
-            let ny = h <= s ? 1 : Int(((h - s) / stride).rounded(.up)) + 1
-            for j in 0..<ny {
-                let cy = ny == 1 ? h / 2 : s / 2 + Float(j) * (h - s) / Float(ny - 1)
-                for i in 0..<nx {
-                    let cx = nx == 1 ? w / 2 : s / 2 + Float(i) * (w - s) / Float(nx - 1)
-                    rects.append(NormalizedRect(xCenter: cx / w, yCenter: cy / h, width: s / w, height: s / h))
-                }
-            }
-            if s >= shortSide { break }
-            side *= 2
-        }
-        return rects
+        TileSearch.pyramid(width: width, height: height, firstSide: tileToHand * Float(smallestHandSize),
+                           maxFraction: maxTileFraction, overlapX: tileOverlap, overlapY: tileOverlap)
     }
 
     /// The next `tilesPerVideoFrame` tiles of the pyramid, cycling.
     private func nextVideoTiles(for image: Image) -> [NormalizedRect] {
-        guard mode.tiledSearch else { return [] }
-        let all = tiles(for: image)
-        guard !all.isEmpty else { return [] }
-        let count = min(Self.tilesPerVideoFrame, all.count)
-        let picked = (0..<count).map { all[(tileCursor + $0) % all.count] }
-        tileCursor = (tileCursor + count) % all.count
-        return picked
+        mode.tiledSearch ? tileCycle.next(Self.tilesPerVideoFrame, of: tiles(for: image)) : []
     }
 
     /// The image and, made when first needed, its mirror (for flip averaging).
@@ -172,21 +148,7 @@ final class AccurateHandPipeline: TaskPipeline {
 
         mutating func mirroredImage() throws -> Image {
             if let mirrored { return mirrored }
-            let w = image.width, h = image.height
-            let source = image.pixels
-            var pixels = [UInt8](repeating: 0, count: source.count)
-            source.withUnsafeBufferPointer { src in
-                pixels.withUnsafeMutableBufferPointer { dst in
-                    for y in 0..<h {
-                        let row = y * w * 3
-                        for x in 0..<w {
-                            let s = row + x * 3, d = row + (w - 1 - x) * 3
-                            dst[d] = src[s]; dst[d + 1] = src[s + 1]; dst[d + 2] = src[s + 2]
-                        }
-                    }
-                }
-            }
-            let made = try Image(rgb: pixels, width: w, height: h)
+            let made = try TileSearch.mirrored(image)
             mirrored = made
             return made
         }

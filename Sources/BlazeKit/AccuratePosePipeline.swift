@@ -64,7 +64,7 @@ final class AccuratePosePipeline: TaskPipeline {
     private let minScore: Float
     private let numPoses: Int
     private var tracker: PoseTracker
-    private var tileCursor = 0
+    private var tileCycle = TileSearch.Cycle()
     let workers: WorkerPool
 
     init(options: PoseLandmarkerOptions, mode: PoseAccurateMode, resources: TaskResources) throws {
@@ -85,7 +85,7 @@ final class AccuratePosePipeline: TaskPipeline {
 
     func resetTracking() {
         tracker.reset()
-        tileCursor = 0
+        tileCycle.reset()
     }
 
     var trackingStatistics: (frames: Int, detectorRuns: Int) { (tracker.frameCount, tracker.detectorRunCount) }
@@ -180,21 +180,7 @@ final class AccuratePosePipeline: TaskPipeline {
 
         mutating func mirroredImage() throws -> Image {
             if let mirrored { return mirrored }
-            let w = image.width, h = image.height
-            let source = image.pixels
-            var pixels = [UInt8](repeating: 0, count: source.count)
-            source.withUnsafeBufferPointer { src in
-                pixels.withUnsafeMutableBufferPointer { dst in
-                    for y in 0..<h {
-                        let row = y * w * 3
-                        for x in 0..<w {
-                            let s = row + x * 3, d = row + (w - 1 - x) * 3
-                            dst[d] = src[s]; dst[d + 1] = src[s + 1]; dst[d + 2] = src[s + 2]
-                        }
-                    }
-                }
-            }
-            let made = try Image(rgb: pixels, width: w, height: h)
+            let made = try TileSearch.mirrored(image)
             mirrored = made
             return made
         }
@@ -217,38 +203,14 @@ final class AccuratePosePipeline: TaskPipeline {
     }
 
     static func tiles(width: Int, height: Int, smallestPersonHeight: Int) -> [NormalizedRect] {
-        let w = Float(width), h = Float(height)
-        let shortSide = min(w, h), longSide = max(w, h)
-        var side = tileToPerson * Float(smallestPersonHeight)
         // Tiles no smaller than a fraction of the long side: the whole-image pass already sees those people.
-        var rects: [NormalizedRect] = []
-        while side < longSide * maxTileFraction {
-            let s = min(side, shortSide)
-            let strideX = s * (1 - tileOverlap), strideY = s * (1 - tileOverlapY)
-            let nx = w <= s ? 1 : Int(((w - s) / strideX).rounded(.up)) + 1
-            let ny = h <= s ? 1 : Int(((h - s) / strideY).rounded(.up)) + 1
-            for j in 0..<ny {
-                let cy = ny == 1 ? h / 2 : s / 2 + Float(j) * (h - s) / Float(ny - 1)
-                for i in 0..<nx {
-                    let cx = nx == 1 ? w / 2 : s / 2 + Float(i) * (w - s) / Float(nx - 1)
-                    rects.append(NormalizedRect(xCenter: cx / w, yCenter: cy / h, width: s / w, height: s / h))
-                }
-            }
-            if s >= shortSide { break }
-            side *= 2
-        }
-        return rects
+        TileSearch.pyramid(width: width, height: height, firstSide: tileToPerson * Float(smallestPersonHeight),
+                           maxFraction: maxTileFraction, overlapX: tileOverlap, overlapY: tileOverlapY)
     }
 
     /// The next `tilesPerVideoFrame` tiles of the pyramid, cycling.
     private func nextVideoTiles(for image: Image) -> [NormalizedRect] {
-        guard mode.tiledSearch else { return [] }
-        let all = tiles(for: image)
-        guard !all.isEmpty else { return [] }
-        let count = min(Self.tilesPerVideoFrame, all.count)
-        let picked = (0..<count).map { all[(tileCursor + $0) % all.count] }
-        tileCursor = (tileCursor + count) % all.count
-        return picked
+        mode.tiledSearch ? tileCycle.next(Self.tilesPerVideoFrame, of: tiles(for: image)) : []
     }
 
     /// The whole image turned by `quarterTurns` × 90° (the crop covers exactly the image).

@@ -45,19 +45,7 @@ public enum HandLandmarkerDefinition: TaskDefinition {
 }
 
 /// The pipeline a ``HandLandmarker`` runs: MediaPipe's (``HandPipeline``) or the accurate mode's.
-public final class HandPipelineChoice: TaskPipeline {
-    public typealias Result = HandLandmarkerResult
-    private let pipeline: any TaskPipeline<HandLandmarkerResult>
-
-    init(_ pipeline: any TaskPipeline<HandLandmarkerResult>) { self.pipeline = pipeline }
-
-    public func process(_ image: MPImage, timestampInMilliseconds: Int, tracking: Bool) throws -> HandLandmarkerResult {
-        try pipeline.process(image, timestampInMilliseconds: timestampInMilliseconds, tracking: tracking)
-    }
-    public func resetTracking() { pipeline.resetTracking() }
-    public var trackingStatistics: (frames: Int, detectorRuns: Int) { pipeline.trackingStatistics }
-    public func setIdleWork(_ work: (@Sendable () -> Bool)?) { pipeline.setIdleWork(work) }
-}
+public typealias HandPipelineChoice = TaskPipelineChoice<HandLandmarkerResult>
 
 /// The palm and hand networks and the tracker behind a ``HandLandmarker``.
 final class HandPipeline: LandmarkPipeline {

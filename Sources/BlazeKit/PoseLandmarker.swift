@@ -48,19 +48,7 @@ public enum PoseLandmarkerDefinition: TaskDefinition {
 }
 
 /// The pipeline a ``PoseLandmarker`` runs: MediaPipe's (``PosePipeline``) or the accurate mode's.
-public final class PosePipelineChoice: TaskPipeline {
-    public typealias Result = PoseLandmarkerResult
-    private let pipeline: any TaskPipeline<PoseLandmarkerResult>
-
-    init(_ pipeline: any TaskPipeline<PoseLandmarkerResult>) { self.pipeline = pipeline }
-
-    public func process(_ image: MPImage, timestampInMilliseconds: Int, tracking: Bool) throws -> PoseLandmarkerResult {
-        try pipeline.process(image, timestampInMilliseconds: timestampInMilliseconds, tracking: tracking)
-    }
-    public func resetTracking() { pipeline.resetTracking() }
-    public var trackingStatistics: (frames: Int, detectorRuns: Int) { pipeline.trackingStatistics }
-    public func setIdleWork(_ work: (@Sendable () -> Bool)?) { pipeline.setIdleWork(work) }
-}
+public typealias PosePipelineChoice = TaskPipelineChoice<PoseLandmarkerResult>
 
 /// The pose networks and tracker behind a ``PoseLandmarker``.
 final class PosePipeline: LandmarkPipeline {

@@ -113,3 +113,18 @@ public struct TaskResources {
         return model
     }
 }
+
+/// One of several pipelines a task may run, chosen when it is made (MediaPipe's, or an accurate mode's):
+/// what ``TaskDefinition/makePipeline(options:resources:)`` returns when the choice depends on the options.
+public final class TaskPipelineChoice<Result: Sendable>: TaskPipeline {
+    private let pipeline: any TaskPipeline<Result>
+
+    init(_ pipeline: any TaskPipeline<Result>) { self.pipeline = pipeline }
+
+    public func process(_ image: MPImage, timestampInMilliseconds: Int, tracking: Bool) throws -> Result {
+        try pipeline.process(image, timestampInMilliseconds: timestampInMilliseconds, tracking: tracking)
+    }
+    public func resetTracking() { pipeline.resetTracking() }
+    public var trackingStatistics: (frames: Int, detectorRuns: Int) { pipeline.trackingStatistics }
+    public func setIdleWork(_ work: (@Sendable () -> Bool)?) { pipeline.setIdleWork(work) }
+}

@@ -30,3 +30,16 @@ public func pastedHalved(_ photo: Image, at origin: (x: Int, y: Int), width: Int
     }
     return try Image(rgb: frame, width: width, height: height)
 }
+
+/// Frame `i` of a 1600×900 window panning right over `frame` (at least 1760×990), 4 px per frame from (40, 90):
+/// a slow camera pan over a wide frame, for video-mode tests.
+public func panWindow(over frame: Image, frame i: Int) throws -> Image {
+    let w = 1600, h = 900, x0 = 40 + 4 * i, y0 = 90
+    let source = frame.pixels
+    var out = [UInt8](repeating: 0, count: w * h * 3)
+    for y in 0..<h {
+        let from = ((y0 + y) * frame.width + x0) * 3
+        out.replaceSubrange((y * w * 3)..<((y + 1) * w * 3), with: source[from..<(from + w * 3)])
+    }
+    return try Image(rgb: out, width: w, height: h)
+}
