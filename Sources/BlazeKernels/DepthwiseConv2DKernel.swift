@@ -35,7 +35,17 @@ public enum DepthwiseConv2DKernel {
     public static func direct(input: UnsafePointer<Float>, weights: UnsafePointer<Float>, bias: UnsafePointer<Float>,
                               output: UnsafeMutablePointer<Float>, window w: SpatialWindow, channels c: Int,
                               clamp: ClampBounds, rows: Range<Int>, wide: Bool = false) {
-        guard c > 0, w.outputWidth > 0 else { return }
+        direct(input: input, weights: weights, bias: bias, output: output, window: w, channels: c, clamp: clamp,
+               pixels: (rows.lowerBound * w.outputWidth)..<(rows.upperBound * w.outputWidth), wide: wide)
+    }
+
+    /// ``direct(input:weights:bias:output:window:channels:clamp:rows:wide:)`` over output pixels `pixels`
+    /// (row-major, `y · outputWidth + x`), which may start and end inside a row: a map of few rows splits
+    /// evenly between threads by pixels (hand_landmark's 7×7 maps split by rows 3 : 4). The same bits.
+    public static func direct(input: UnsafePointer<Float>, weights: UnsafePointer<Float>, bias: UnsafePointer<Float>,
+                              output: UnsafeMutablePointer<Float>, window w: SpatialWindow, channels c: Int,
+                              clamp: ClampBounds, pixels: Range<Int>, wide: Bool = false) {
+        guard c > 0, w.outputWidth > 0, !pixels.isEmpty else { return }
         let inRaw = UnsafeRawPointer(input), wRaw = UnsafeRawPointer(weights), bRaw = UnsafeRawPointer(bias)
         let outRaw = UnsafeMutableRawPointer(output)
         let kw = w.kernelWidth
@@ -53,25 +63,32 @@ public enum DepthwiseConv2DKernel {
         // Pixels per chunk: a multiple of the 8-pixel block, about 8 KB of input per kernel row.
         let chunk = max(8, (2048 / c) & ~7)
 
-        for y in rows {
+        var pixel = pixels.lowerBound
+        while pixel < pixels.upperBound {
+            let y = pixel / w.outputWidth
+            let columns = (pixel - y * w.outputWidth)..<min(w.outputWidth, pixel - y * w.outputWidth + pixels.upperBound - pixel)
+            pixel += columns.count
+            // The blocks' part of this row's columns; a part of under four pixels goes pixel by pixel.
+            let part = blocked ? span.clamped(to: columns) : 0..<0
+            let runs = part.count >= 4 ? part : 0..<0
             let kRows = w.kernelRows(forOutputRow: y)
             let iy0 = y * w.strideHeight - w.padTop
             let outRow = y * w.outputWidth * c
             // Pixels the blocks do not cover, checked, every channel.
-            for x in 0..<w.outputWidth where !(blocked && span.contains(x)) {
+            for x in columns where !runs.contains(x) {
                 borderPixel(input: inRaw, weights: wRaw, bias: bRaw, output: outRaw, window: w, channels: c, from: 0,
                             clamp: clamp, wide: wide, y: y, x: x, kRows: kRows)
             }
-            guard blocked else { continue }
+            guard !runs.isEmpty else { continue }
             // Byte offsets of output pixel 0's first tap (input column −padLeft) and of output pixel 0.
             let rowInput = (iy0 &* w.inputWidth &- w.padLeft) &* c &* 4
             let rowOutput = outRow &* 4
             // The span in chunks of pixels, every channel block of a chunk before the next chunk.
             // A remainder shorter than a block joins the last chunk.
-            var a = span.lowerBound
-            while a < span.upperBound {
-                var b = min(a + chunk, span.upperBound)
-                if span.upperBound - b < 8 { b = span.upperBound }
+            var a = runs.lowerBound
+            while a < runs.upperBound {
+                var b = min(a + chunk, runs.upperBound)
+                if runs.upperBound - b < 8 { b = runs.upperBound }
                 // AVX-512: 16-channel blocks first (BlazeKernelsAVX512), the rest eight at a time.
                 if c16 > 0 {
                     DepthwiseTile16.run(input: inRaw + rowInput, weights: wRaw, bias: bRaw, output: outRaw + rowOutput,
@@ -94,7 +111,7 @@ public enum DepthwiseConv2DKernel {
             }
             // Channels beyond the last block of eight, scalar.
             if c8 < c {
-                for x in span {
+                for x in runs {
                     borderPixel(input: inRaw, weights: wRaw, bias: bRaw, output: outRaw, window: w, channels: c, from: c8,
                                 clamp: clamp, wide: false, y: y, x: x, kRows: kRows)
                 }

@@ -103,3 +103,13 @@ struct NodeBinding {
 func partition(_ count: Int, _ tasks: Int, _ task: Int) -> Range<Int> {
     (count * task / tasks)..<(count * (task + 1) / tasks)
 }
+
+/// The `task`-th of `tasks` near-equal parts of `0..<count` whose boundaries are multiples of `multiple`
+/// (rounded to the nearest), so that each part holds whole GEMM tiles but its last.
+@inline(__always)
+func partition(_ count: Int, _ tasks: Int, _ task: Int, multipleOf multiple: Int) -> Range<Int> {
+    func boundary(_ k: Int) -> Int {
+        k == tasks ? count : min(count, (count * k / tasks + multiple / 2) / multiple * multiple)
+    }
+    return boundary(task)..<boundary(task + 1)
+}

@@ -103,6 +103,20 @@ struct ExactDepthwiseCase: CustomStringConvertible, Sendable {
         return out
     }
 
+    /// Runs `direct` over the output pixels split into `parts` contiguous ranges that start and end inside
+    /// rows (each boundary moved `shift` pixels past the row split, wrapping), as a region's tasks would.
+    func directPixels(_ input: [Float], _ weights: [Float], _ bias: [Float], _ win: SpatialWindow, _ c: Int,
+                      _ clamp: ClampBounds, wide: Bool, parts: Int, shift: Int) -> [Float] {
+        var out = [Float](repeating: .nan, count: win.outputHeight * win.outputWidth * c)
+        let pixels = win.outputHeight * win.outputWidth
+        func boundary(_ t: Int) -> Int { t == 0 ? 0 : t == parts ? pixels : min(pixels, pixels * t / parts + shift) }
+        for t in 0..<parts {
+            DepthwiseConv2DKernel.direct(input: input, weights: weights, bias: bias, output: &out, window: win, channels: c,
+                                         clamp: clamp, pixels: boundary(t)..<max(boundary(t), boundary(t + 1)), wide: wide)
+        }
+        return out
+    }
+
     @Test(arguments: ExactDepthwiseCase.all)
     func depthwiseInOrderMatchesReference(c: ExactDepthwiseCase) {
         var rng = SeededRandom(seed: 20_251_122)
@@ -116,6 +130,12 @@ struct ExactDepthwiseCase: CustomStringConvertible, Sendable {
                 for parts in [1, 2, 3, win.outputHeight] {
                     let got = direct(input, weights, bias, win, c.c, clamp, wide: wide, parts: parts)
                     expectBitIdentical(got, expected, "\(c) \(clamp) wide \(wide) rows in \(parts) parts", nanMatchesAnyNaN: true)
+                }
+                // Pixel ranges that cut rows: 1–3 pixels of a row (pixel by pixel), 4–7 (one short run), longer.
+                for (parts, shift) in [(2, 1), (2, 3), (3, 5), (3, 2), (5, 7), (7, 11)] {
+                    let got = directPixels(input, weights, bias, win, c.c, clamp, wide: wide, parts: parts, shift: shift)
+                    expectBitIdentical(got, expected, "\(c) \(clamp) wide \(wide) pixels in \(parts) parts, shifted \(shift)",
+                                       nanMatchesAnyNaN: true)
                 }
             }
         }

@@ -37,6 +37,12 @@ enum DepthwiseConv2DOp: OpPlanner {
             pool.parallelFor(tasks) { t in compute(rows: partition(window.outputHeight, tasks, t)) }
         }
 
+        /// Output pixels `pixels` (row-major), which may start and end inside a row; any split gives the same bits.
+        func compute(pixels: Range<Int>) {
+            DepthwiseConv2DKernel.direct(input: input, weights: weights, bias: bias, output: output, window: window,
+                                         channels: channels, clamp: clamp, pixels: pixels, wide: wide)
+        }
+
         /// Output rows `rows`; any split of the rows gives the same bits.
         func compute(rows: Range<Int>) {
             DepthwiseConv2DKernel.direct(input: input, weights: weights, bias: bias, output: output, window: window,

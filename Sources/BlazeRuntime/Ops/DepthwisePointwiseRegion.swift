@@ -1,8 +1,7 @@
 import BlazeKernels
 
 /// A depthwise or 1×1 convolution and the 1×1 convolutions after it, each reading the one before, run as
-/// one parallel region: task `t` computes its share of the first step's output (rows for a depthwise
-/// convolution, pixels for a 1×1), then each 1×1 step on exactly those pixels, which it reads from its own
+/// one parallel region: task `t` computes its share of the first step's output pixels, then each 1×1 step on exactly those pixels, which it reads from its own
 /// cache, with no barrier between. In a MobileNet block the projection, its residual add and the next
 /// block's expansion follow the depthwise convolution in one region instead of three. Each output is
 /// computed as the steps compute it alone, so the bits are the same. The planner keeps every value a
@@ -57,15 +56,13 @@ struct DepthwisePointwiseRegion: ExecutionStep {
 
     func run(pool: WorkerPool) {
         pool.parallelFor(tasks) { t in
-            let pixels: Range<Int>
-            if let depthwise {
-                let rows = partition(height, tasks, t)
-                depthwise.compute(rows: rows)
-                pixels = (rows.lowerBound * width)..<(rows.upperBound * width)
-            } else {
-                pixels = partition(height * width, tasks, t)
-            }
+            // Pixels, not rows, in whole 8-pixel GEMM tiles: a 7×7 map splits 24 : 25, not 21 : 28.
+            let pixels = partition(height * width, tasks, t, multipleOf: Self.pixelTile)
+            depthwise?.compute(pixels: pixels)
             for step in pointwise { step.compute(share: pixels, task: t) }
         }
     }
+
+    /// Pixels a task's share is a multiple of: the rows of the AVX-512 GEMM tile.
+    static let pixelTile = 8
 }
