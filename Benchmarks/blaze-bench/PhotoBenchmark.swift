@@ -19,7 +19,7 @@ struct PhotoBenchmark: ParsableCommand {
     @Option(help: "The most poses per photo.") var numPoses = 1
     @Flag(help: "Also time the accurate mode.") var accurate = false
     @Option(help: "Accurate mode's smallest person height (pixels).") var minPersonHeight = PoseAccurateMode().smallestPersonHeight
-    @Option(help: "Accurate mode's parts to switch off, comma-separated: tiles, rotations, zoom-out, refine, flip, masked-retry.") var accurateOff = ""
+    @Option(help: "Accurate mode's parts to switch off, comma-separated: tiles, rotations, zoom-out, zoom-in, refine, flip, masked-retry.") var accurateOff = ""
     @Flag(help: "Print one JSON object per mode.") var json = false
 
     func run() throws {

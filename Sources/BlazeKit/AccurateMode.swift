@@ -17,6 +17,10 @@ public struct PoseAccurateMode: Sendable, Equatable, Hashable, Codable {
     /// (in the middle of a square 1.5 × its long side) at the four rotations: finds people who fill the
     /// photo, whom the detector misses without the context around them.
     public var zoomedOutSearch = true
+    /// When a photo too small for any tile of the tiled search still yields no one, runs the detector on
+    /// overlapping tiles of a third and two thirds of its short side: finds people who fill a small photo
+    /// but whose face, which the detector keys on, is a few pixels wide or hidden (PARSE's athletes).
+    public var zoomedInSearch = true
     /// A second landmark pass on the region computed from the first pass's landmarks, as MediaPipe's
     /// tracking does between video frames.
     public var refinement = true
@@ -33,7 +37,7 @@ public struct PoseAccurateMode: Sendable, Equatable, Hashable, Codable {
     public var maskedRetry = true
 
     /// The parts' short names, as `blaze pose --accurate-off` takes them.
-    public static let partNames = ["tiles", "rotations", "zoom-out", "refine", "flip", "masked-retry"]
+    public static let partNames = ["tiles", "rotations", "zoom-out", "zoom-in", "refine", "flip", "masked-retry"]
 
     /// Turns off the parts named in `list`, comma-separated short names (``partNames``); throws
     /// ``TaskError/invalidOption(name:expected:actual:)`` naming an unknown one.
@@ -43,6 +47,7 @@ public struct PoseAccurateMode: Sendable, Equatable, Hashable, Codable {
             case "tiles": tiledSearch = false
             case "rotations": rotatedSearch = false
             case "zoom-out": zoomedOutSearch = false
+            case "zoom-in": zoomedInSearch = false
             case "refine": refinement = false
             case "flip": flipAveraging = false
             case "masked-retry": maskedRetry = false
@@ -64,18 +69,20 @@ public struct PoseAccurateMode: Sendable, Equatable, Hashable, Codable {
     }
 
     public init(tiledSearch: Bool = true, smallestPersonHeight: Int = 120, rotatedSearch: Bool = true,
-                zoomedOutSearch: Bool = true, refinement: Bool = true, flipAveraging: Bool = true, maskedRetry: Bool = true) {
+                zoomedOutSearch: Bool = true, zoomedInSearch: Bool = true, refinement: Bool = true, flipAveraging: Bool = true,
+                maskedRetry: Bool = true) {
         self.tiledSearch = tiledSearch
         self.smallestPersonHeight = smallestPersonHeight
         self.rotatedSearch = rotatedSearch
         self.zoomedOutSearch = zoomedOutSearch
+        self.zoomedInSearch = zoomedInSearch
         self.refinement = refinement
         self.flipAveraging = flipAveraging
         self.maskedRetry = maskedRetry
     }
 
     private enum CodingKeys: String, CodingKey {
-        case tiledSearch, smallestPersonHeight, rotatedSearch, zoomedOutSearch, refinement, flipAveraging, maskedRetry
+        case tiledSearch, smallestPersonHeight, rotatedSearch, zoomedOutSearch, zoomedInSearch, refinement, flipAveraging, maskedRetry
     }
 
     /// Decodes the JSON ``PoseAccurateMode`` encodes; a missing key (a part added after the JSON was written)
@@ -87,6 +94,7 @@ public struct PoseAccurateMode: Sendable, Equatable, Hashable, Codable {
         smallestPersonHeight = try c.decodeIfPresent(Int.self, forKey: .smallestPersonHeight) ?? d.smallestPersonHeight
         rotatedSearch = try c.decodeIfPresent(Bool.self, forKey: .rotatedSearch) ?? d.rotatedSearch
         zoomedOutSearch = try c.decodeIfPresent(Bool.self, forKey: .zoomedOutSearch) ?? d.zoomedOutSearch
+        zoomedInSearch = try c.decodeIfPresent(Bool.self, forKey: .zoomedInSearch) ?? d.zoomedInSearch
         refinement = try c.decodeIfPresent(Bool.self, forKey: .refinement) ?? d.refinement
         flipAveraging = try c.decodeIfPresent(Bool.self, forKey: .flipAveraging) ?? d.flipAveraging
         maskedRetry = try c.decodeIfPresent(Bool.self, forKey: .maskedRetry) ?? d.maskedRetry

@@ -29,7 +29,7 @@ struct PoseCommand: ParsableCommand {
     @Option(help: ArgumentHelp("With --accurate: the smallest person height (pixels) the tiled search looks for.",
                                valueName: "PIXELS"))
     var minPersonHeight = PoseAccurateMode().smallestPersonHeight
-    @Option(help: ArgumentHelp("With --accurate: parts to switch off, comma-separated: tiles, rotations, zoom-out, refine, flip, masked-retry.",
+    @Option(help: ArgumentHelp("With --accurate: parts to switch off, comma-separated: tiles, rotations, zoom-out, zoom-in, refine, flip, masked-retry.",
                                valueName: "PARTS"))
     var accurateOff = ""
 

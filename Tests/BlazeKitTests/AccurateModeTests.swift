@@ -1,4 +1,4 @@
-import BlazeKit
+@testable import BlazeKit
 import BlazeTestSupport
 import Foundation
 import Testing
@@ -107,7 +107,9 @@ import Testing
                 == PoseAccurateMode(tiledSearch: false, smallestPersonHeight: 90, flipAveraging: false))
         #expect(try PoseAccurateMode(smallestPersonHeight: 120, turningOff: "") == PoseAccurateMode())
         #expect(try PoseAccurateMode(smallestPersonHeight: 120, turningOff: "masked-retry") == PoseAccurateMode(maskedRetry: false))
-        #expect(throws: TaskError.invalidOption(name: "accurate mode part", expected: "one of tiles, rotations, zoom-out, refine, flip, masked-retry",
+        #expect(try PoseAccurateMode(smallestPersonHeight: 120, turningOff: "zoom-in,zoom-out")
+                == PoseAccurateMode(zoomedOutSearch: false, zoomedInSearch: false))
+        #expect(throws: TaskError.invalidOption(name: "accurate mode part", expected: "one of tiles, rotations, zoom-out, zoom-in, refine, flip, masked-retry",
                                                 actual: "'everything'")) {
             try PoseAccurateMode(smallestPersonHeight: 120, turningOff: "tiles,everything")
         }
@@ -124,7 +126,35 @@ import Testing
         #expect(PoseAccurateMode().tileCount(width: 640, height: 480) == 12)
         #expect(PoseAccurateMode().tileCount(width: 1920, height: 1080) == 43)
         #expect(PoseAccurateMode().tileCount(width: 100, height: 200) == 0)
+        // A photo without tiles that yields no one: zoomed-in tiles of a third and two thirds of its short side,
+        // neighbours overlapping by half (5 × 7 of 50 px, 2 × 3 of 100 px).
+        #expect(AccuratePosePipeline.zoomedInTiles(width: 150, height: 196).count == 35 + 6)
         #expect(PoseAccurateMode(smallestPersonHeight: 60).tileCount(width: 1920, height: 1080) > 43)
         #expect(PoseAccurateMode(tiledSearch: false).tileCount(width: 1920, height: 1080) == 0)
+    }
+
+    /// A small photo that a person fills: `pose/coco_000000040083.png`'s skier (137 px), cropped to MediaPipe's
+    /// landmarks with 4 px around them and halved (62×73). No tile fits in it, and neither the whole-image,
+    /// rotated nor zoomed-out passes find him; the zoomed-in search does, where MediaPipe's landmarks put him.
+    @Test func zoomedInSearchFindsWhoFillsASmallPhoto() throws {
+        let photo = try fixturePhoto("pose/coco_000000040083.png")
+        let reference = try #require(PoseReference.load("full").first { $0.image == "coco_000000040083.png" }?.poses.first)
+        let xs = reference.landmarks.map { $0[0] * Float(photo.width) }, ys = reference.landmarks.map { $0[1] * Float(photo.height) }
+        let x = Int(xs.min()!) - 4, y = Int(ys.min()!) - 4
+        let small = try croppedShrunk(photo, x: x, y: y, width: Int(xs.max()!) + 5 - x, height: Int(ys.max()!) + 5 - y, factor: 2)
+        #expect(small.width == 62 && small.height == 73)
+        #expect(PoseAccurateMode().tileCount(width: small.width, height: small.height) == 0)
+        let without = try Self.landmarker(accurate: PoseAccurateMode(zoomedInSearch: false)).detect(image: small).landmarks
+        #expect(without.isEmpty, "found \(without.count) without the zoomed-in search")
+        let found = try Self.landmarker(accurate: PoseAccurateMode()).detect(image: small).landmarks
+        try #require(found.count == 1, "found \(found.count) with it")
+        // Within 15 % of his height of MediaPipe's landmarks on the whole photo (body landmarks, mean; 10 % here).
+        let height = Float(small.height)
+        let error = [0, 11, 12, 13, 14, 15, 16, 23, 24, 25, 26, 27, 28].map { i -> Float in
+            let ex = (xs[i] - Float(x)) / 2, ey = (ys[i] - Float(y)) / 2
+            let dx = found[0][i].x * Float(small.width) - ex, dy = found[0][i].y * height - ey
+            return (dx * dx + dy * dy).squareRoot()
+        }.reduce(0, +) / 13
+        #expect(error < 0.15 * height, "mean body landmark error \(error) px in a \(height) px photo")
     }
 }

@@ -43,3 +43,23 @@ public func panWindow(over frame: Image, frame i: Int) throws -> Image {
     }
     return try Image(rgb: out, width: w, height: h)
 }
+
+/// The `width × height` region of `photo` at (`x`, `y`) made `factor` times smaller by box averages (rounded): a
+/// small photo that a person fills, made at test time from the project's own photos.
+public func croppedShrunk(_ photo: Image, x: Int, y: Int, width: Int, height: Int, factor: Int) throws -> Image {
+    let source = photo.pixels
+    let w = width / factor, h = height / factor
+    var out = [UInt8](repeating: 0, count: w * h * 3)
+    for oy in 0..<h {
+        for ox in 0..<w {
+            for c in 0..<3 {
+                var sum = factor * factor / 2
+                for dy in 0..<factor {
+                    for dx in 0..<factor { sum += Int(source[((y + oy * factor + dy) * photo.width + x + ox * factor + dx) * 3 + c]) }
+                }
+                out[(oy * w + ox) * 3 + c] = UInt8(sum / (factor * factor))
+            }
+        }
+    }
+    return try Image(rgb: out, width: w, height: h)
+}
