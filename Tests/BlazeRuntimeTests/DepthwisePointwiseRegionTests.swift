@@ -59,4 +59,17 @@ import Testing
             }
         }
     }
+
+    /// Tasks' pixel shares cover the map once, in order, each starting on a multiple of 8 (a 7×7 map: 24 : 25).
+    @Test func pixelSharesAreWholeTiles() {
+        #expect(partition(49, 2, 0, multipleOf: 8) == 0..<24 && partition(49, 2, 1, multipleOf: 8) == 24..<49)
+        for count in [0, 1, 5, 8, 9, 49, 196, 785, 3136] {
+            for tasks in 1...5 {
+                let shares = (0..<tasks).map { partition(count, tasks, $0, multipleOf: 8) }
+                #expect(shares.first?.lowerBound == 0 && shares.last?.upperBound == count, "\(count) in \(tasks): \(shares)")
+                for (a, b) in zip(shares, shares.dropFirst()) { #expect(a.upperBound == b.lowerBound) }
+                for share in shares.dropFirst() { #expect(share.lowerBound % 8 == 0 || share.lowerBound == count) }
+            }
+        }
+    }
 }
