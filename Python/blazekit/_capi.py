@@ -51,7 +51,9 @@ class PoseOptions(ctypes.Structure):
                 ("model_asset_buffer_size", c_size_t), ("running_mode", c_int32), ("model", c_int32),
                 ("thread_count", c_int32), ("num_poses", c_int32), ("min_pose_detection_confidence", c_float),
                 ("min_pose_presence_confidence", c_float), ("min_tracking_confidence", c_float),
-                ("output_segmentation_masks", c_int32), ("result_callback", PoseCallback), ("user_data", c_void_p)]
+                ("output_segmentation_masks", c_int32), ("result_callback", PoseCallback), ("user_data", c_void_p),
+                # since 0.2
+                ("accurate_mode", c_int32), ("accurate_min_person_height", c_int32), ("accurate_off", c_char_p)]
 
 
 class HandOptions(ctypes.Structure):
@@ -59,7 +61,10 @@ class HandOptions(ctypes.Structure):
                 ("model_asset_buffer_size", c_size_t), ("running_mode", c_int32), ("model", c_int32),
                 ("thread_count", c_int32), ("num_hands", c_int32), ("min_hand_detection_confidence", c_float),
                 ("min_hand_presence_confidence", c_float), ("min_tracking_confidence", c_float),
-                ("result_callback", HandCallback), ("user_data", c_void_p)]
+                ("result_callback", HandCallback), ("user_data", c_void_p),
+                # since 0.2
+                ("accurate_mode", c_int32), ("accurate_min_hand_size", c_int32), ("accurate_off", c_char_p),
+                ("accurate_on", c_char_p)]
 
 
 def _library_path():

@@ -10,6 +10,8 @@ public struct PoseAccurateMode: Sendable, Equatable, Hashable, Codable {
     /// The smallest person (head to feet, in pixels of the displayed image) the tiled search looks for.
     /// Smaller means more tiles, so more time. At least 32.
     public var smallestPersonHeight = 120
+    /// The smallest accepted ``smallestPersonHeight``.
+    public static let smallestAcceptedPersonHeight = 32
     /// When a photo yields fewer people than `numPoses`, runs the detector on copies rotated by 90°,
     /// 180° and 270° too (people upside down or lying down).
     public var rotatedSearch = true

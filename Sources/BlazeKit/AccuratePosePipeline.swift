@@ -79,8 +79,8 @@ final class AccuratePosePipeline: TaskPipeline {
     let workers: WorkerPool
 
     init(options: PoseLandmarkerOptions, mode: PoseAccurateMode, resources: TaskResources) throws {
-        guard mode.smallestPersonHeight >= 32 else {
-            throw TaskError.invalidOption(name: "accurateMode.smallestPersonHeight", expected: ">= 32",
+        guard mode.smallestPersonHeight >= PoseAccurateMode.smallestAcceptedPersonHeight else {
+            throw TaskError.invalidOption(name: "accurateMode.smallestPersonHeight", expected: ">= \(PoseAccurateMode.smallestAcceptedPersonHeight)",
                                           actual: "\(mode.smallestPersonHeight)")
         }
         workers = resources.workers

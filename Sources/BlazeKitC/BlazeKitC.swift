@@ -532,7 +532,26 @@ private func poseDefaults() -> blazekit_pose_landmarker_options {
     o.min_pose_presence_confidence = swift.minPosePresenceConfidence
     o.min_tracking_confidence = swift.minTrackingConfidence
     o.output_segmentation_masks = swift.shouldOutputSegmentationMasks ? 1 : 0
+    o.accurate_mode = 0
+    o.accurate_min_person_height = Int32(PoseAccurateMode().smallestPersonHeight)
+    o.accurate_off = nil
     return o
+}
+
+/// The accurate mode the C options ask for (nil when `accurate_mode` is 0), its fields checked by their C names.
+private func poseAccurateMode(_ o: blazekit_pose_landmarker_options) throws -> PoseAccurateMode? {
+    guard o.accurate_mode != 0 else { return nil }
+    let least = Int32(PoseAccurateMode.smallestAcceptedPersonHeight)
+    guard o.accurate_min_person_height >= least else {
+        throw option("accurate_min_person_height", expected: ">= \(least) (pixels)", found: "\(o.accurate_min_person_height)")
+    }
+    let off = o.accurate_off.map { String(cString: $0) } ?? ""
+    do {
+        return try PoseAccurateMode(smallestPersonHeight: Int(o.accurate_min_person_height), turningOff: off)
+    } catch {
+        throw option("accurate_off", expected: "comma-separated parts of \(PoseAccurateMode.partNames.joined(separator: ", "))",
+                     found: "'\(off)'")
+    }
 }
 
 @_cdecl("blazekit_pose_landmarker_options_init")
@@ -570,6 +589,7 @@ public func blazekit_pose_landmarker_create_impl(_ options: UnsafePointer<blazek
         swift.minPosePresenceConfidence = o.min_pose_presence_confidence
         swift.minTrackingConfidence = o.min_tracking_confidence
         swift.shouldOutputSegmentationMasks = o.output_segmentation_masks != 0
+        swift.accurateMode = try poseAccurateMode(o)
         let relay = o.result_callback.map { PoseRelay($0, o.user_data) }
         swift.poseLandmarkerLiveStreamDelegate = relay
         let task: PoseLandmarker
@@ -654,7 +674,32 @@ private func handDefaults() -> blazekit_hand_landmarker_options {
     o.min_hand_detection_confidence = swift.minHandDetectionConfidence
     o.min_hand_presence_confidence = swift.minHandPresenceConfidence
     o.min_tracking_confidence = swift.minTrackingConfidence
+    o.accurate_mode = 0
+    o.accurate_min_hand_size = Int32(HandAccurateMode().smallestHandSize)
+    o.accurate_off = nil
+    o.accurate_on = nil
     return o
+}
+
+/// The hand accurate mode the C options ask for (nil when `accurate_mode` is 0), its fields checked by their C names.
+private func handAccurateMode(_ o: blazekit_hand_landmarker_options) throws -> HandAccurateMode? {
+    guard o.accurate_mode != 0 else { return nil }
+    let least = Int32(HandAccurateMode.smallestAcceptedHandSize)
+    guard o.accurate_min_hand_size >= least else {
+        throw option("accurate_min_hand_size", expected: ">= \(least) (pixels)", found: "\(o.accurate_min_hand_size)")
+    }
+    var mode = HandAccurateMode()
+    mode.smallestHandSize = Int(o.accurate_min_hand_size)
+    for (name, text, on) in [("accurate_on", o.accurate_on, true), ("accurate_off", o.accurate_off, false)] {
+        let list = text.map { String(cString: $0) } ?? ""
+        do {
+            if on { try mode.turnOn(parts: list) } else { try mode.turnOff(parts: list) }
+        } catch {
+            throw option(name, expected: "comma-separated parts of \(HandAccurateMode.partNames.joined(separator: ", "))",
+                         found: "'\(list)'")
+        }
+    }
+    return mode
 }
 
 @_cdecl("blazekit_hand_landmarker_options_init")
@@ -692,6 +737,7 @@ public func blazekit_hand_landmarker_create_impl(_ options: UnsafePointer<blazek
         swift.minHandDetectionConfidence = o.min_hand_detection_confidence
         swift.minHandPresenceConfidence = o.min_hand_presence_confidence
         swift.minTrackingConfidence = o.min_tracking_confidence
+        swift.accurateMode = try handAccurateMode(o)
         let relay = o.result_callback.map { HandRelay($0, o.user_data) }
         swift.handLandmarkerLiveStreamDelegate = relay
         let task: HandLandmarker

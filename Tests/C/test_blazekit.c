@@ -151,11 +151,14 @@ static void test_options_init(void) {
     CHECK(p.num_poses == 1 && p.min_pose_detection_confidence == 0.5f && p.min_pose_presence_confidence == 0.5f
           && p.min_tracking_confidence == 0.5f && p.output_segmentation_masks == 0, "MediaPipe defaults");
     CHECK(p.result_callback == NULL && p.user_data == NULL, "");
+    CHECK(p.accurate_mode == 0 && p.accurate_min_person_height == 120 && p.accurate_off == NULL, "accurate mode off");
     blazekit_hand_landmarker_options h;
     memset(&h, 0xAB, sizeof h);
     CHECK_STATUS(blazekit_hand_landmarker_options_init(&h), BLAZEKIT_OK, NULL);
     CHECK(h.struct_size == sizeof h && h.num_hands == 1 && h.min_hand_detection_confidence == 0.5f
           && h.min_hand_presence_confidence == 0.5f && h.min_tracking_confidence == 0.5f && h.result_callback == NULL, "");
+    CHECK(h.accurate_mode == 0 && h.accurate_min_hand_size == 80 && h.accurate_off == NULL && h.accurate_on == NULL,
+          "hand accurate mode off");
     CHECK_STATUS(blazekit_hand_landmarker_options_init(NULL), BLAZEKIT_ERROR_INVALID_ARGUMENT, "options is NULL");
 }
 
@@ -204,6 +207,17 @@ static void test_create_errors(void) {
     o.model_asset_buffer = zip;
     CHECK_STATUS(blazekit_pose_landmarker_create(&o, &lm), BLAZEKIT_ERROR_MODEL, "<model_asset_buffer>");
     CHECK(strstr(blazekit_last_error_message(), "blazekit-model-") == NULL, "no temp name: %s", blazekit_last_error_message());
+    /* The accurate mode's fields, checked only when it is on. */
+    blazekit_pose_landmarker_options_init(&o);
+    o.accurate_mode = 1; o.accurate_min_person_height = 31;
+    CHECK_STATUS(blazekit_pose_landmarker_create(&o, &lm), BLAZEKIT_ERROR_INVALID_OPTION, "accurate_min_person_height");
+    CHECK(contains(blazekit_last_error_message(), ">= 32") && contains(blazekit_last_error_message(), "31"), "%s", blazekit_last_error_message());
+    blazekit_pose_landmarker_options_init(&o);
+    o.accurate_mode = 1; o.accurate_off = "tiles,everything";
+    CHECK_STATUS(blazekit_pose_landmarker_create(&o, &lm), BLAZEKIT_ERROR_INVALID_OPTION, "accurate_off");
+    CHECK(contains(blazekit_last_error_message(), "zoom-in") && contains(blazekit_last_error_message(), "tiles,everything"),
+          "%s", blazekit_last_error_message());
+    CHECK(lm == NULL, "no handle");
 #undef WITH
     blazekit_hand_landmarker_options h;
     blazekit_hand_landmarker *hm = NULL;
@@ -222,6 +236,15 @@ static void test_create_errors(void) {
     blazekit_hand_landmarker_options_init(&h);
     h.model_asset_path = "/nonexistent/hand_landmarker.task";
     CHECK_STATUS(blazekit_hand_landmarker_create(&h, &hm), BLAZEKIT_ERROR_MODEL, "/nonexistent/hand_landmarker.task");
+    blazekit_hand_landmarker_options_init(&h);
+    h.accurate_mode = 1; h.accurate_min_hand_size = 0;
+    CHECK_STATUS(blazekit_hand_landmarker_create(&h, &hm), BLAZEKIT_ERROR_INVALID_OPTION, "accurate_min_hand_size");
+    blazekit_hand_landmarker_options_init(&h);
+    h.accurate_mode = 1; h.accurate_on = "zoom-out";
+    CHECK_STATUS(blazekit_hand_landmarker_create(&h, &hm), BLAZEKIT_ERROR_INVALID_OPTION, "accurate_on");
+    blazekit_hand_landmarker_options_init(&h);
+    h.accurate_mode = 1; h.accurate_off = "refine,flip,x";
+    CHECK_STATUS(blazekit_hand_landmarker_create(&h, &hm), BLAZEKIT_ERROR_INVALID_OPTION, "accurate_off");
     CHECK_STATUS(blazekit_hand_landmarker_create(NULL, &hm), BLAZEKIT_ERROR_INVALID_ARGUMENT, "options is NULL");
     CHECK_STATUS(blazekit_hand_landmarker_create(&h, NULL), BLAZEKIT_ERROR_INVALID_ARGUMENT, "out is NULL");
     CHECK(hm == NULL, "no handle");
@@ -627,6 +650,68 @@ static void test_hand_live_stream(void) {
     free(p.rgb);
 }
 
+/* A photo halved (2×2 box average, rounded) and pasted at (x0, y0) into a flat grey 1920×1080 frame: people
+ * too small for MediaPipe's whole-frame detectors, as BlazeKit's Swift tests make them (pastedHalved). */
+static uint8_t *pasted_halved(const photo *p, int x0, int y0) {
+    const int w = 1920, h = 1080;
+    uint8_t *frame = malloc((size_t)w * h * 3);
+    memset(frame, 128, (size_t)w * h * 3);
+    for (int y = 0; y < p->h / 2; y++)
+        for (int x = 0; x < p->w / 2; x++)
+            for (int c = 0; c < 3; c++) {
+                int sum = 2;
+                for (int dy = 0; dy < 2; dy++)
+                    for (int dx = 0; dx < 2; dx++) sum += p->rgb[((size_t)(2 * y + dy) * p->w + 2 * x + dx) * 3 + c];
+                frame[((size_t)(y0 + y) * w + x0 + x) * 3 + c] = (uint8_t)(sum / 4);
+            }
+    return frame;
+}
+
+/* The accurate modes through the C options: the default finds no one in a wide frame with small people, the
+ * accurate mode finds them; an older struct (without the accurate fields) keeps MediaPipe's behaviour. */
+static void test_accurate_mode(void) {
+    current = "accurate_mode";
+    photo p = load(POSE_PHOTO);
+    uint8_t *frame = pasted_halved(&p, 1200, 600);
+    blazekit_image image;
+    blazekit_image_init(&image, frame, (size_t)1920 * 1080 * 3, 1920, 1080, BLAZEKIT_PIXEL_FORMAT_RGB);
+    for (int variant = 0; variant < 3; variant++) {
+        blazekit_pose_landmarker_options o;
+        blazekit_pose_landmarker_options_init(&o);
+        o.num_poses = 3;
+        if (variant > 0) o.accurate_mode = 1;
+        if (variant == 2) o.struct_size = offsetof(blazekit_pose_landmarker_options, accurate_mode);
+        blazekit_pose_landmarker *lm = NULL;
+        CHECK_STATUS(blazekit_pose_landmarker_create(&o, &lm), BLAZEKIT_OK, NULL);
+        blazekit_pose_result *r = NULL;
+        CHECK_STATUS(blazekit_pose_landmarker_detect(lm, &image, &r), BLAZEKIT_OK, NULL);
+        size_t want = variant == 1 ? 2 : 0;   /* both seated men, only in the accurate mode */
+        CHECK(r && r->pose_count == want, "variant %d: %zu poses, expected %zu", variant, r ? r->pose_count : 0, want);
+        blazekit_pose_result_free(r);
+        blazekit_pose_landmarker_destroy(lm);
+    }
+    free(frame);
+    free(p.rgb);
+    photo hp = load("Tests/BlazeKitTests/Fixtures/hand/onehand10k_1402.png");
+    frame = pasted_halved(&hp, 1300, 700);
+    blazekit_image_init(&image, frame, (size_t)1920 * 1080 * 3, 1920, 1080, BLAZEKIT_PIXEL_FORMAT_RGB);
+    for (int variant = 0; variant < 2; variant++) {
+        blazekit_hand_landmarker_options o;
+        blazekit_hand_landmarker_options_init(&o);
+        o.accurate_mode = variant;
+        o.accurate_off = "";
+        blazekit_hand_landmarker *lm = NULL;
+        CHECK_STATUS(blazekit_hand_landmarker_create(&o, &lm), BLAZEKIT_OK, NULL);
+        blazekit_hand_result *r = NULL;
+        CHECK_STATUS(blazekit_hand_landmarker_detect(lm, &image, &r), BLAZEKIT_OK, NULL);
+        CHECK(r && r->hand_count == (size_t)variant, "hand variant %d: %zu hands", variant, r ? r->hand_count : 0);
+        blazekit_hand_result_free(r);
+        blazekit_hand_landmarker_destroy(lm);
+    }
+    free(frame);
+    free(hp.rgb);
+}
+
 static void test_decode_file(void) {
     current = "decode_file";
     uint8_t *px = (uint8_t *)0x1;
@@ -763,6 +848,7 @@ int main(void) {
     test_hand_video();
     test_hand_live_stream();
     test_threads();
+    test_accurate_mode();
     if (xfailed) printf("%d expected failure%s (see XFAIL above)\n", xfailed, xfailed == 1 ? "" : "s");
     printf("%d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;

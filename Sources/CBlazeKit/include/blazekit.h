@@ -41,7 +41,7 @@ extern "C" {
 #endif
 
 #define BLAZEKIT_VERSION_MAJOR 0
-#define BLAZEKIT_VERSION_MINOR 1
+#define BLAZEKIT_VERSION_MINOR 2
 #define BLAZEKIT_VERSION_PATCH 0
 
 /* ---------------------------------------------------------------------------------------------- */
@@ -250,6 +250,17 @@ typedef struct blazekit_pose_landmarker_options {
     /** Required in LIVE_STREAM mode, must be NULL in the others. */
     blazekit_pose_result_callback result_callback;
     void *user_data;                    /**< passed to result_callback */
+    /* Since 0.2. */
+    /** Non-zero: BlazeKit's accurate mode (not in MediaPipe), the same networks driven to find small,
+     *  crowded and unusual people and to mark guessed landmarks, at a higher cost (README, "Accurate
+     *  mode"). 0, the default, gives MediaPipe's results. */
+    int32_t accurate_mode;
+    /** With accurate_mode: the smallest person height, in pixels, the tiled search looks for; >= 32,
+     *  default 120. Smaller costs more tiles. */
+    int32_t accurate_min_person_height;
+    /** With accurate_mode: parts to switch off, comma-separated: tiles, rotations, zoom-out, zoom-in,
+     *  refine, flip, masked-retry. NULL or "" (the default) keeps them all. Read during create. */
+    const char *accurate_off;
 } blazekit_pose_landmarker_options;
 
 /** Options of a hand landmarker; same rules as blazekit_pose_landmarker_options. */
@@ -267,6 +278,17 @@ typedef struct blazekit_hand_landmarker_options {
     float min_tracking_confidence;         /**< [0, 1]; default 0.5 */
     blazekit_hand_result_callback result_callback;
     void *user_data;
+    /* Since 0.2. */
+    /** Non-zero: BlazeKit's accurate mode for hands (not in MediaPipe): the palm detector over tiles, for
+     *  hands too small for its whole-frame view, and flip averaging. 0, the default, gives MediaPipe's results. */
+    int32_t accurate_mode;
+    /** With accurate_mode: the smallest hand (pixels, the longer side of its landmarks' box) the tiled
+     *  search looks for; >= 24, default 80. */
+    int32_t accurate_min_hand_size;
+    /** With accurate_mode: parts to switch off, comma-separated: tiles, flip. NULL or "" for none. */
+    const char *accurate_off;
+    /** With accurate_mode: parts to switch on, comma-separated: refine. NULL or "" for none. */
+    const char *accurate_on;
 } blazekit_hand_landmarker_options;
 
 /** Sets struct_size and every default. Returns INVALID_ARGUMENT for NULL. Thread-safe. */

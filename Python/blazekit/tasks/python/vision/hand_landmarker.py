@@ -23,6 +23,22 @@ class HandLandmarkerResult:
 
 
 @dataclasses.dataclass
+class HandAccurateMode:
+    """BlazeKit's accurate mode for hands (not in MediaPipe; Swift's HandAccurateMode): the palm detector over
+    tiles, for hands too small for its whole-frame view (`smallest_hand_size` pixels and up, at least 24),
+    and flip averaging; a second landmark pass (`refinement`) is off by default."""
+    smallest_hand_size: int = 80
+    tiled_search: bool = True
+    flip_averaging: bool = True
+    refinement: bool = False
+
+    _PARTS = (("tiles", "tiled_search"), ("flip", "flip_averaging"), ("refine", "refinement"))
+
+    def _parts(self, on: bool) -> bytes:
+        return ",".join(name for name, field in self._PARTS if bool(getattr(self, field)) == on).encode()
+
+
+@dataclasses.dataclass
 class HandLandmarkerOptions:
     """Options of a HandLandmarker, MediaPipe's names and defaults."""
     base_options: BaseOptions
@@ -32,6 +48,8 @@ class HandLandmarkerOptions:
     min_hand_presence_confidence: float = 0.5
     min_tracking_confidence: float = 0.5
     result_callback: Optional[Callable[[HandLandmarkerResult, Image, int], None]] = None
+    #: BlazeKit's accurate mode; None (the default) gives MediaPipe's results.
+    accurate_mode: Optional[HandAccurateMode] = None
 
 
 class HandLandmarker(_base._Landmarker):
@@ -56,6 +74,12 @@ class HandLandmarker(_base._Landmarker):
             c.min_hand_detection_confidence = float(options.min_hand_detection_confidence)
             c.min_hand_presence_confidence = float(options.min_hand_presence_confidence)
             c.min_tracking_confidence = float(options.min_tracking_confidence)
+            mode = options.accurate_mode
+            if mode is not None:
+                c.accurate_mode = 1
+                c.accurate_min_hand_size = int(mode.smallest_hand_size)
+                c.accurate_on = mode._parts(True)
+                c.accurate_off = mode._parts(False)
         return cls._create(options, fill)
 
     def _convert(self, r) -> HandLandmarkerResult:

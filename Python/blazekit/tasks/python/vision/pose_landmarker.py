@@ -42,6 +42,28 @@ class PoseLandmarkerResult:
 
 
 @dataclasses.dataclass
+class PoseAccurateMode:
+    """BlazeKit's accurate mode (not in MediaPipe; Swift's PoseAccurateMode): the same networks driven to find
+    small, crowded and unusual people and to mark guessed landmarks, at a higher cost. Each part can be
+    switched off; `smallest_person_height` (pixels, at least 32) sizes the tiled search."""
+    smallest_person_height: int = 120
+    tiled_search: bool = True
+    rotated_search: bool = True
+    zoomed_out_search: bool = True
+    zoomed_in_search: bool = True
+    refinement: bool = True
+    flip_averaging: bool = True
+    masked_retry: bool = True
+
+    _PARTS = (("tiles", "tiled_search"), ("rotations", "rotated_search"), ("zoom-out", "zoomed_out_search"),
+              ("zoom-in", "zoomed_in_search"), ("refine", "refinement"), ("flip", "flip_averaging"),
+              ("masked-retry", "masked_retry"))
+
+    def _turned_off(self) -> bytes:
+        return ",".join(name for name, field in self._PARTS if not getattr(self, field)).encode()
+
+
+@dataclasses.dataclass
 class PoseLandmarkerOptions:
     """Options of a PoseLandmarker, MediaPipe's names and defaults."""
     base_options: BaseOptions
@@ -52,6 +74,8 @@ class PoseLandmarkerOptions:
     min_tracking_confidence: float = 0.5
     output_segmentation_masks: bool = False
     result_callback: Optional[Callable[[PoseLandmarkerResult, Image, int], None]] = None
+    #: BlazeKit's accurate mode; None (the default) gives MediaPipe's results.
+    accurate_mode: Optional[PoseAccurateMode] = None
 
 
 class PoseLandmarker(_base._Landmarker):
@@ -77,6 +101,11 @@ class PoseLandmarker(_base._Landmarker):
             c.min_pose_presence_confidence = float(options.min_pose_presence_confidence)
             c.min_tracking_confidence = float(options.min_tracking_confidence)
             c.output_segmentation_masks = 1 if options.output_segmentation_masks else 0
+            mode = options.accurate_mode
+            if mode is not None:
+                c.accurate_mode = 1
+                c.accurate_min_person_height = int(mode.smallest_person_height)
+                c.accurate_off = mode._turned_off()
         task = cls._create(options, fill)
         task._masks = bool(options.output_segmentation_masks)
         return task
