@@ -502,6 +502,24 @@ func depthToSpaceReference(_ x: [Float], h: Int, w: Int, c: Int, block b: Int) -
         #expect(try g.session().run((0..<12).map(Float.init)) == [[66.5, -6.5]])
     }
 
+    /// hand_landmark's 1152 → 63 head and other widths, split between 2 and 3 threads in groups of four columns:
+    /// the same bits as one thread.
+    @Test(arguments: [(1152, 63), (672, 63), (1152, 1), (300, 130), (2400, 40)])
+    func fullyConnectedSameBitsOnAnyThreads(k: Int, n: Int) throws {
+        var g = TinyGraph()
+        let x = g.input([1, k])
+        let w = g.constant([n, k], pseudoRandom(n * k, seed: 5, in: -0.5...0.5))
+        let b = g.constant([n], pseudoRandom(n, seed: 7, in: -0.5...0.5))
+        g.outputs = [g.op(.fullyConnected, [x, w, b], [1, n])]
+        let model = try g.model()
+        let input = pseudoRandom(k, seed: 9, in: -1...1)
+        let one = try InferenceSession(model: model, options: RuntimeOptions(threadCount: 1)).run(input)[0]
+        for threads in [2, 3] {
+            let out = try InferenceSession(model: model, options: RuntimeOptions(threadCount: threads)).run(input)[0]
+            #expect(out.map(\.bitPattern) == one.map(\.bitPattern), "\(k) → \(n) on \(threads) threads")
+        }
+    }
+
     @Test func logistic() throws {
         var g = TinyGraph()
         let x = g.input([1, 7])

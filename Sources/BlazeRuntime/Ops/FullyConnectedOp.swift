@@ -1,7 +1,8 @@
 import BlazeKernels
 import BlazeModelFormat
 
-/// `fully_connected`: `x · Wᵀ + b`, GEMV for one row.
+/// `fully_connected`: `x · Wᵀ + b`, GEMV for one row. Threads split the output columns in groups of four,
+/// OpenBLAS's column block, so each column is computed as in one call (the same bits at any thread count).
 enum FullyConnectedOp: OpPlanner {
     static let kind = OpKind.fullyConnected
 
@@ -16,10 +17,19 @@ enum FullyConnectedOp: OpPlanner {
         guard b.outputShapes[0].reduce(1, *) == m * n else {
             throw b.error("output expected \(m * n) elements (\(m)x\(n)), found shape \(b.outputShapes[0])")
         }
+        // A row short enough for OpenBLAS's calling-thread blocks (see `LayoutKernel.singleThreadedColumns`) is
+        // split between threads as a streaming GEMV: weighted by `gemvFlopWeight` against the convolutions' rate.
+        let streams = LayoutKernel.singleThreadedColumns(rows: m, inFeatures: k) != .max
+        let work = 2 * m * n * k * (streams ? gemvFlopWeight : 1)
         return Step(input: try b.activation(0), weights: try b.constant(1, count: n * k, role: "weight"),
                     bias: try b.constant(2, count: n, role: "bias"), output: b.outputs[0], rows: m, inFeatures: k,
-                    outFeatures: n, clamp: try b.clamp(), tasks: b.taskCount(flops: 2 * m * n * k, units: n / 16))
+                    outFeatures: n, clamp: try b.clamp(), tasks: b.taskCount(flops: work, units: n / 16))
     }
+
+    /// A one-row product streams its weights once and runs at about an eighth of a convolution's rate here
+    /// (8 against 100 GFLOP/s), so it is worth a second thread at an eighth of the flops: hand_landmark's two
+    /// 1152 → 63 heads (18 µs each on one thread) split; its 1152 → 1 heads stay whole.
+    static let gemvFlopWeight = 8
 
     struct Step: ExecutionStep {
         let input: UnsafePointer<Float>, weights: UnsafePointer<Float>, bias: UnsafePointer<Float>
@@ -32,7 +42,7 @@ enum FullyConnectedOp: OpPlanner {
             pool.parallelFor(tasks) { t in
                 LayoutKernel.fullyConnected(input: input, weights: weights, bias: bias, output: output, rows: rows,
                                             inFeatures: inFeatures, outFeatures: outFeatures,
-                                            columns: partition(outFeatures, tasks, t), clamp: clamp)
+                                            columns: partition(outFeatures, tasks, t, multipleOf: 4), clamp: clamp)
             }
         }
     }
