@@ -41,7 +41,8 @@ final class AccurateHandPipeline: TaskPipeline {
     /// (flip averaging, refinement).
     static func candidateBudget(numHands: Int) -> Int { 2 * numHands + 2 }
 
-    private let detector: PalmDetectorStage
+    private let detectors: TileSearch.Lanes<PalmDetectorStage>
+    private var detector: PalmDetectorStage { detectors.shared }
     private let landmarkStage: HandLandmarkStage
     private let mode: HandAccurateMode
     private let presenceThreshold: Float
@@ -57,7 +58,7 @@ final class AccurateHandPipeline: TaskPipeline {
                                           actual: "\(mode.smallestHandSize)")
         }
         workers = resources.workers
-        detector = try PalmDetectorStage(model: resources.model("detector"), workers: workers)
+        detectors = try TileSearch.Lanes(model: { try resources.model("detector") }, workers: workers)
         landmarkStage = try HandLandmarkStage(model: resources.model("landmarks"), workers: workers)
         tracker = HandTracker(numHands: options.numHands, minTrackingConfidence: options.minTrackingConfidence)
         presenceThreshold = options.minHandPresenceConfidence
@@ -117,8 +118,8 @@ final class AccurateHandPipeline: TaskPipeline {
 
     /// The whole image and `tiles`, merged by weighted NMS in image coordinates, best first.
     private func search(_ image: Image, tiles: [NormalizedRect]) throws -> [Detection] {
-        var all = try detector.detect(in: image, rect: .fullImage, minScore: minScore)
-        for tile in tiles { all += try detector.detect(in: image, rect: tile, minScore: minScore) }
+        let all = try detector.detect(in: image, rect: .fullImage, minScore: minScore)
+            + detectors.detections(in: image, rects: tiles, minScore: minScore)
         return tiles.isEmpty ? all : NonMaxSuppression.weighted(all, iouThreshold: detector.nmsThreshold)
     }
 

@@ -67,12 +67,8 @@ final class AccuratePosePipeline: TaskPipeline {
     /// Mean landmark distance (in units of the person's size) under which two poses are one person.
     static let duplicateDistance: Float = 0.2
 
-    private let detector: PoseDetectorStage
-    /// Single-threaded detectors, one per thread (at most ``maxTileDetectors``), that run several tiles at once:
-    /// the detector's second thread pays only 1.7–1.8× on one input, two inputs at once 2×. Empty on one thread.
-    private let tileDetectors: [PoseDetectorStage]
-    /// The most single-threaded detectors (each holds its own packed weights and activations).
-    static let maxTileDetectors = 4
+    private let detectors: TileSearch.Lanes<PoseDetectorStage>
+    private var detector: PoseDetectorStage { detectors.shared }
     private let landmarkStage: PoseLandmarkStage
     private let mode: PoseAccurateMode
     private let segmentation: Bool
@@ -89,11 +85,7 @@ final class AccuratePosePipeline: TaskPipeline {
                                           actual: "\(mode.smallestPersonHeight)")
         }
         workers = resources.workers
-        detector = try PoseDetectorStage(model: resources.model("detector"), workers: workers)
-        let tileThreads = workers.threadCount > 1 ? min(workers.threadCount, Self.maxTileDetectors) : 0
-        tileDetectors = try (0..<tileThreads).map { _ in
-            try PoseDetectorStage(model: resources.model("detector"), workers: WorkerPool(threadCount: 1))
-        }
+        detectors = try TileSearch.Lanes(model: { try resources.model("detector") }, workers: workers)
         segmentation = options.shouldOutputSegmentationMasks
         landmarkStage = try PoseLandmarkStage(model: resources.model("landmarks"), workers: workers, segmentation: segmentation)
         tracker = PoseTracker(numPoses: options.numPoses, minTrackingConfidence: options.minTrackingConfidence)
@@ -215,31 +207,9 @@ final class AccuratePosePipeline: TaskPipeline {
         return tiles.isEmpty ? all : NonMaxSuppression.weighted(all, iouThreshold: detector.nmsThreshold)
     }
 
-    /// The detector's detections in each of `rects`, in their order: on several threads, `tileDetectors` take
-    /// the rects in turn, each on one thread. The same detections as one detector on all threads (the
-    /// runtime's bits do not depend on the thread count), concatenated in the same order.
+    /// The detector's detections in each of `rects`, in their order, several at a time on several threads.
     private func detections(in image: Image, rects: [NormalizedRect]) throws -> [Detection] {
-        let lanes = tileDetectors.count
-        guard lanes > 1, rects.count > 1 else {
-            return try rects.flatMap { try detector.detect(in: image, rect: $0, minScore: minScore) }
-        }
-        var found = [[Detection]](repeating: [], count: rects.count)
-        var failures = [(any Error)?](repeating: nil, count: lanes)
-        found.withUnsafeMutableBufferPointer { found in
-            failures.withUnsafeMutableBufferPointer { failures in
-                workers.parallelFor(lanes) { lane in
-                    do {
-                        for i in stride(from: lane, to: rects.count, by: lanes) {
-                            found[i] = try tileDetectors[lane].detect(in: image, rect: rects[i], minScore: minScore)
-                        }
-                    } catch {
-                        failures[lane] = error
-                    }
-                }
-            }
-        }
-        if let failure = failures.lazy.compactMap({ $0 }).first { throw failure }
-        return found.flatMap { $0 }
+        try detectors.detections(in: image, rects: rects, minScore: minScore)
     }
 
     /// The tile pyramid: squares of side `tileToPerson · smallestPersonHeight`, doubling, up to the
