@@ -58,7 +58,7 @@ final class AccurateHandPipeline: TaskPipeline {
                                           actual: "\(mode.smallestHandSize)")
         }
         workers = resources.workers
-        detectors = try TileSearch.Lanes(model: { try resources.model("detector") }, workers: workers)
+        detectors = try TileSearch.Lanes(model: resources.model("detector"), workers: workers)
         landmarkStage = try HandLandmarkStage(model: resources.model("landmarks"), workers: workers)
         tracker = HandTracker(numHands: options.numHands, minTrackingConfidence: options.minTrackingConfidence)
         presenceThreshold = options.minHandPresenceConfidence

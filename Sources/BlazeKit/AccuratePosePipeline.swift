@@ -85,7 +85,7 @@ final class AccuratePosePipeline: TaskPipeline {
                                           actual: "\(mode.smallestPersonHeight)")
         }
         workers = resources.workers
-        detectors = try TileSearch.Lanes(model: { try resources.model("detector") }, workers: workers)
+        detectors = try TileSearch.Lanes(model: resources.model("detector"), workers: workers)
         segmentation = options.shouldOutputSegmentationMasks
         landmarkStage = try PoseLandmarkStage(model: resources.model("landmarks"), workers: workers, segmentation: segmentation)
         tracker = PoseTracker(numPoses: options.numPoses, minTrackingConfidence: options.minTrackingConfidence)

@@ -74,10 +74,10 @@ enum TileSearch {
         /// The most single-threaded copies (each holds its own packed weights and activations).
         static var maxLanes: Int { 4 }
 
-        init(model: () throws -> ModelFile, workers: WorkerPool) throws {
-            shared = try D(model: model(), workers: workers)
+        init(model: ModelFile, workers: WorkerPool) throws {
+            shared = try D(model: model, workers: workers)
             let count = workers.threadCount > 1 ? min(workers.threadCount, Self.maxLanes) : 0
-            lanes = try (0..<count).map { _ in try D(model: model(), workers: WorkerPool(threadCount: 1)) }
+            lanes = try (0..<count).map { _ in try D(model: model, workers: WorkerPool(threadCount: 1)) }
             self.workers = workers
         }
 
