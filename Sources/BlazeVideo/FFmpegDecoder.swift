@@ -322,19 +322,20 @@ final class FFmpegDecoder: @unchecked Sendable {
             finished = true
             throw thrown(pendingError!)
         }
-        // OpenCV's conversion (cap_ffmpeg_impl.hpp, `retrieveFrame`): a context as wide as the codec's coded
-        // width (which may exceed the frame's: H.264 codes whole macroblocks), the frame's pixel format to packed
-        // 24-bit (BGR24 there, RGB24 here: the same arithmetic), SWS_BICUBIC, the frame's rows; and, as the
-        // FFmpeg 8 in OpenCV's wheel applies them, the frame's colour matrix, range and chroma siting. (A
-        // context of the coded height, as OpenCV 4's source reads, leaves the filtering scaler's last rows
-        // unwritten when the frame has fewer rows; OpenCV 5.0's frames have them, and match this.)
+        // OpenCV 5.0's conversion (cap_ffmpeg_impl.hpp, `retrieveFrame`, as its wheel runs it): `sws_scale_frame`
+        // from the decoded frame to a BGR24 frame of the same width and height, SWS_BICUBIC, the matrix, range
+        // and chroma siting taken from the frame's tags (libswscale 9's one legacy pass). The same context here
+        // (``makeScaler``): the frame's size and pixel format to BGR24, or to RGB24 where libswscale's unscaled
+        // 8-bit 4:2:0 converter runs, whose two orders are the same arithmetic. The filtering scaler's are not:
+        // on x86, BGR24 has an MMXEXT vertical scaler and converter (16-bit multiply-high arithmetic) that RGB24
+        // lacks (its C tables round differently: 10-bit video was off by up to 12 levels), so frames it converts
+        // are asked for as BGR24 and swapped while they are packed.
         let format = AVPixelFormat(frame.pointee.format)
-        let scaledWidth = max(Int(codec?.pointee.coded_width ?? 0), w), scaledHeight = h
         let colour = FrameColour(frame)
-        let key = ScalerKey(width: scaledWidth, height: scaledHeight, format: format.rawValue, colour: colour)
+        let key = ScalerKey(width: w, height: h, format: format.rawValue, colour: colour)
         if key != scalerKey {
             if scaler != nil { sws_freeContext(scaler) }
-            scaler = FFmpegDecoder.makeScaler(width: scaledWidth, height: scaledHeight, format: format, colour: colour)
+            scaler = FFmpegDecoder.makeScaler(width: w, height: h, format: format, colour: colour)
             scalerKey = scaler == nil ? nil : key
         }
         guard let scaler else {
@@ -343,23 +344,23 @@ final class FFmpegDecoder: @unchecked Sendable {
                                      reason: "no conversion from pixel format \(frame.pointee.format) to RGB")
         }
         let image: Image
+        let unscaled = FFmpegDecoder.convertsUnscaled(format: format, height: h)
         // libswscale converts 8-bit 4:2:0 with its unscaled converter (``YUVToRGB``'s arithmetic) when the
         // height is even; otherwise it goes through its filtering scaler, whose chroma is interpolated.
-        if keepsYUV, info.rotationDegrees == 0, format == AV_PIX_FMT_YUV420P || format == AV_PIX_FMT_YUVJ420P,
-           h % 2 == 0,
+        if keepsYUV, info.rotationDegrees == 0, unscaled,
            frame.pointee.linesize.0 > 0, frame.pointee.linesize.1 > 0, frame.pointee.linesize.2 > 0,
            let buffers = DecodedFrameBuffers(referencing: frame) {
             // The decoder's own planes, referenced: no conversion, no copy. A crop samples them directly and
             // gets the bytes a crop of the converted frame would have.
             image = try buffers.image(conversion: colour.conversion)
-        } else if convertsInPlace, info.rotationDegrees == 0, RGBStaging.convertsInPlace(frame, scaledWidth: scaledWidth) {
-            // libswscale's YUV 4:2:0 → RGB24 converter writes whole 16-pixel groups, exactly the row when the
-            // width is a multiple of 16: straight into the frame's array, without the staging copy
+        } else if convertsInPlace, info.rotationDegrees == 0, unscaled, w % 16 == 0 {
+            // libswscale's unscaled YUV 4:2:0 → RGB24 converter writes whole 16-pixel groups, exactly the row when
+            // the width is a multiple of 16: straight into the frame's array, without the staging copy
             // (0.33 ms a 1080p frame). The bytes are the same either way (`inPlaceAndStagedFramesAreTheSame`).
             image = try Image(rgb: RGBStaging.convert(from: frame, with: scaler, reusing: recycler.take(count: w * h * 3)),
                               width: w, height: h)
         } else {
-            staging.convert(from: frame, with: scaler, scaledWidth: scaledWidth)
+            staging.convert(from: frame, with: scaler, order: unscaled ? .rgb : .bgr)
             let upright = staging.packed(rotatedClockwiseBy: info.rotationDegrees,
                                          reusing: recycler.take(count: staging.width * staging.height * 3))
             image = try Image(rgb: upright.pixels, width: upright.width, height: upright.height)
@@ -376,14 +377,21 @@ final class FFmpegDecoder: @unchecked Sendable {
         return VideoFrame(image: image, timestampMs: Int(ms), presentationTimestamp: relative, index: delivered)
     }
 
-    /// A conversion context as OpenCV's FFmpeg makes it for a frame: `width × height` (coded width, frame height) from
-    /// `format` to RGB24, `SWS_BICUBIC`, with the frame's chroma siting (which the filtering scaler uses:
-    /// 10-bit and odd-height frames) and its colour matrix and range.
+    /// Whether libswscale converts frames of `format` and `height` with its unscaled converter: 8-bit YUV 4:2:0
+    /// (limited or full range) of even height.
+    static func convertsUnscaled(format: AVPixelFormat, height: Int) -> Bool {
+        (format == AV_PIX_FMT_YUV420P || format == AV_PIX_FMT_YUVJ420P) && height % 2 == 0
+    }
+
+    /// A conversion context as OpenCV's FFmpeg makes it for a frame: `width × height` from `format`, `SWS_BICUBIC`,
+    /// with the frame's chroma siting (which the filtering scaler uses: 10-bit and odd-height frames) and its
+    /// colour matrix and range; to RGB24 where ``convertsUnscaled(format:height:)``, else to BGR24, OpenCV's order.
     static func makeScaler(width: Int, height: Int, format: AVPixelFormat, colour: FrameColour) -> OpaquePointer? {
         guard let context = sws_alloc_context() else { return nil }
+        let output = convertsUnscaled(format: format, height: height) ? AV_PIX_FMT_RGB24 : AV_PIX_FMT_BGR24
         let options: [(String, Int64)] = [
             ("srcw", Int64(width)), ("srch", Int64(height)), ("src_format", Int64(format.rawValue)),
-            ("dstw", Int64(width)), ("dsth", Int64(height)), ("dst_format", Int64(AV_PIX_FMT_RGB24.rawValue)),
+            ("dstw", Int64(width)), ("dsth", Int64(height)), ("dst_format", Int64(output.rawValue)),
             ("sws_flags", Int64(SWS_BICUBIC)), ("src_h_chr_pos", Int64(colour.chromaX)), ("src_v_chr_pos", Int64(colour.chromaY)),
         ]
         var failed = false

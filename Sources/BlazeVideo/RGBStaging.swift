@@ -1,25 +1,29 @@
 import CFFmpeg
 import Foundation
 
-/// A 64-byte-aligned RGB24 buffer with 64-byte-aligned rows and spare rows at the end, for libswscale:
-/// its SIMD converters read and write whole vectors and may run a few bytes past a row's (and the
-/// last row's) end, so they must never see a tightly packed Swift array. One buffer is reused for every
-/// frame of a stream (no per-frame page faults); frames are copied out of it, turned upright on the way.
+/// A 64-byte-aligned 24-bit buffer (RGB, or BGR as libswscale converts some formats; see ``FFmpegDecoder``)
+/// with 64-byte-aligned rows and spare rows at the end, for libswscale: its SIMD converters read and write
+/// whole vectors and may run a few bytes past a row's (and the last row's) end, so they must never see a
+/// tightly packed Swift array. One buffer is reused for every frame of a stream (no per-frame page faults);
+/// frames are copied out of it as RGB, turned upright on the way.
 final class RGBStaging {
+    /// The order of a staged pixel's bytes.
+    enum Order { case rgb, bgr }
+
     private(set) var width = 0
     private(set) var height = 0
     private(set) var rowBytes = 0
+    private(set) var order = Order.rgb
     private(set) var base: UnsafeMutablePointer<UInt8>?
     private var capacity = 0
 
     deinit { base?.deallocate() }
 
-    /// Makes room for a `width × height` frame (keeping the buffer when it is large enough), whose rows the
-    /// converter writes `rowPixels` (at least `width`) pixels wide; only the first `width` are kept.
-    func prepare(width: Int, height: Int, rowPixels: Int? = nil) -> UnsafeMutablePointer<UInt8> {
+    /// Makes room for a `width × height` frame (keeping the buffer when it is large enough).
+    func prepare(width: Int, height: Int) -> UnsafeMutablePointer<UInt8> {
         // Room for whole 16-pixel groups: libswscale's x86 converter shortens a row that would not fit and
         // leaves its last pixels unconverted.
-        let stride = ((max(rowPixels ?? width, width) + 15) / 16 * 16 * 3 + 63) / 64 * 64
+        let stride = ((width + 15) / 16 * 16 * 3 + 63) / 64 * 64
         let needed = stride * (height + 2)
         if needed > capacity {
             base?.deallocate()
@@ -29,10 +33,11 @@ final class RGBStaging {
         self.width = width
         self.height = height
         self.rowBytes = stride
+        self.order = .rgb
         return base!
     }
 
-    /// The staged pixels as a packed RGB array, turned clockwise by `degrees` (0, 90, 180 or 270), written
+    /// The staged pixels as a packed RGB array (swapped from BGR if staged so), turned clockwise by `degrees` (0, 90, 180 or 270), written
     /// into `reusing` when that array has the right size (see ``PixelRecycler``), else into a new one.
     func packed(rotatedClockwiseBy degrees: Int, reusing: consuming [UInt8]? = nil) -> (pixels: [UInt8], width: Int, height: Int) {
         let w = width, h = height
@@ -50,11 +55,13 @@ final class RGBStaging {
         return (pixels, ow, oh)
     }
 
-    /// Writes the staged pixels, packed and turned clockwise by `degrees`, to `dst` (`width · height · 3` bytes).
+    /// Writes the staged pixels as RGB, packed and turned clockwise by `degrees`, to `dst` (`width · height · 3` bytes).
     private func write(rotatedClockwiseBy degrees: Int, into dst: UnsafeMutablePointer<UInt8>) {
         let w = width, h = height, rowStride = rowBytes
         guard let src = base else { return }
         let ow = degrees % 180 == 0 ? w : h
+        // Where a pixel's red and blue bytes are.
+        let (r, b) = order == .rgb ? (0, 2) : (2, 0)
         switch degrees {
         case 90, 180, 270:
             // Blocks of 32×32 source pixels keep both sides of the transpose in cache.
@@ -72,13 +79,22 @@ final class RGBStaging {
                             default: dx = y; dy = w - 1 - x
                             }
                             let s = row + x * 3, d = dst + (dy * ow + dx) * 3
-                            d[0] = s[0]; d[1] = s[1]; d[2] = s[2]
+                            d[0] = s[r]; d[1] = s[1]; d[2] = s[b]
                         }
                     }
                 }
             }
         default:
-            for y in 0..<h { (dst + y * w * 3).update(from: src + y * rowStride, count: w * 3) }
+            if order == .rgb {
+                for y in 0..<h { (dst + y * w * 3).update(from: src + y * rowStride, count: w * 3) }
+            } else {
+                for y in 0..<h {
+                    let s = src + y * rowStride, d = dst + y * w * 3
+                    for x in 0..<w {
+                        d[3 * x] = s[3 * x + 2]; d[3 * x + 1] = s[3 * x + 1]; d[3 * x + 2] = s[3 * x]
+                    }
+                }
+            }
         }
     }
 
@@ -90,12 +106,12 @@ final class RGBStaging {
 }
 
 extension RGBStaging {
-    /// Converts `frame` (any pixel format) into the staging buffer with `scaler`, a context `scaledWidth`
-    /// pixels wide (OpenCV's: the codec's coded width, which may exceed the frame's); the frame's own width is kept.
-    func convert(from frame: UnsafeMutablePointer<AVFrame>, with scaler: OpaquePointer, scaledWidth: Int) {
-        let h = Int(frame.pointee.height)
-        RGBStaging.scale(frame, with: scaler, into: prepare(width: Int(frame.pointee.width), height: h, rowPixels: scaledWidth),
-                         rowBytes: rowBytes)
+    /// Converts `frame` (any pixel format) into the staging buffer with `scaler`, a context of the frame's size
+    /// whose output has the bytes in `order`.
+    func convert(from frame: UnsafeMutablePointer<AVFrame>, with scaler: OpaquePointer, order: Order) {
+        let destination = prepare(width: Int(frame.pointee.width), height: Int(frame.pointee.height))
+        RGBStaging.scale(frame, with: scaler, into: destination, rowBytes: rowBytes)
+        self.order = order
     }
 
     /// Converts all of `frame` with `scaler` into packed RGB rows `rowBytes` apart at `destination`.
@@ -109,16 +125,8 @@ extension RGBStaging {
         }
     }
 
-    /// Whether ``convert(from:with:reusing:)`` may write `frame`'s RGB straight into a packed array: 8-bit
-    /// YUV 4:2:0 (libswscale's special unscaled converter, which writes 16-pixel groups), with a width that
-    /// is a multiple of 16, so no group reaches past a row, converted by a context of the frame's own width.
-    static func convertsInPlace(_ frame: UnsafeMutablePointer<AVFrame>, scaledWidth: Int) -> Bool {
-        let format = AVPixelFormat(frame.pointee.format)
-        return (format == AV_PIX_FMT_YUV420P || format == AV_PIX_FMT_YUVJ420P) && frame.pointee.width % 16 == 0
-            && scaledWidth == Int(frame.pointee.width)
-    }
-
-    /// Converts `frame` (see ``convertsInPlace(_:)``) into a packed RGB array, `reusing`'s memory when it
+    /// Converts `frame` (8-bit YUV 4:2:0 of even height, whose width is a multiple of 16, with the unscaled
+    /// converter's RGB24 context: it writes 16-pixel groups, so no group reaches past a row) into a packed RGB array, `reusing`'s memory when it
     /// has the right size. The array keeps 64 bytes of spare capacity past its end in case a vector store
     /// of the converter runs over.
     static func convert(from frame: UnsafeMutablePointer<AVFrame>, with scaler: OpaquePointer, reusing: consuming [UInt8]?) -> [UInt8] {

@@ -29,14 +29,13 @@ import Synchronization
 /// - The frame size is checked against BlazeImage's caps before any frame buffer is allocated.
 ///
 /// Colours: frames are the bytes OpenCV's `cv2.VideoCapture` gives (its FFmpeg backend, as in the pip wheel,
-/// BGR swapped to RGB). Like it, the reader converts with libswscale (`SWS_BICUBIC`, a context of the codec's
-/// coded width) using the frame's own colour tags: the matrix the stream is tagged with (BT.709 for BT.709
+/// BGR swapped to RGB). Like it, the reader converts with libswscale (`SWS_BICUBIC`, a context of the frame's
+/// size, BGR24 where the order changes the arithmetic) using the frame's own colour tags: the matrix the stream is tagged with (BT.709 for BT.709
 /// video; BT.601 when untagged, or tagged BT.601/SMPTE 170M) and its range (limited 16…235, or full range for
 /// `pc`-tagged streams and MJPEG's `yuvj420p`). 8-bit 4:2:0 video of even height takes libswscale's
 /// unscaled fixed-point converter (each chroma sample used for its 2×2 block, see ``BlazeImage/YUVToRGB``);
-/// other formats and odd heights take its filtering scaler, told where the frame's chroma samples sit. Not
-/// matched: 10-bit video (OpenCV's FFmpeg 8 filters differently from the system libswscale 5.1: ~40 % of
-/// values off, by up to 12, mean 0.7) and BT.2020-tagged video (FFmpeg 8 also maps the BT.2020 gamut).
+/// other formats (10-bit video included) and odd heights take its filtering scaler, told where the frame's
+/// chroma samples sit. Not matched: BT.2020-tagged video (FFmpeg 8 also maps the BT.2020 gamut).
 ///
 /// A reader is for one thread at a time.
 public final class VideoFileReader {

@@ -50,7 +50,6 @@ enum VideoFixtures {
     /// BlazeVideo's README. Their differences are recorded as known issues (a clip that starts to match
     /// passes too).
     static let knownDifferences: [String: (reason: String, largest: Int)] = [
-        "h264_10bit_144x82.mp4": ("10-bit: OpenCV's FFmpeg 8 filters differently from libswscale 5.1 (~40 % of values, by up to 12)", 16),
         "hevc_250x142_bt2020.mp4": ("BT.2020: OpenCV's FFmpeg 8 also maps the BT.2020 gamut to BT.709", 255),
     ]
 
