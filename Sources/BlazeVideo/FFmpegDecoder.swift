@@ -1,4 +1,5 @@
 import BlazeImage
+import Foundation
 import CFFmpeg
 
 /// What a video file says about its main video stream, read from the container before decoding.
@@ -55,6 +56,12 @@ final class FFmpegDecoder: @unchecked Sendable {
     /// What ``scaler`` was made for (nil: nothing yet).
     private var scalerKey: ScalerKey?
     private let staging = RGBStaging()
+    /// The three-pass conversion of frames whose colours FFmpeg 8 maps (``ColourMapping``), and what it was made for.
+    private var mapped: ColourMappedConverter?
+    private var mappedKey: ScalerKey?
+    private var mappedMapping: ColourMapping?
+    /// Threads that build a ``GamutMapTable``: the decoding threads asked for (all cores when FFmpeg chooses).
+    private var tableThreads = 1
     /// Where frames handed back by the reader's user wait to be written over (``VideoFileReader/recycle(_:)``).
     let recycler = PixelRecycler(limit: 4)
     /// Whether upright YUV 4:2:0 frames whose width is a multiple of 16 are converted straight into the
@@ -126,6 +133,7 @@ final class FFmpegDecoder: @unchecked Sendable {
                 throw VideoError.openFailed(path: path, reason: "invalid codec parameters for \(codecName)")
             }
             codecContext.pointee.thread_count = Int32(max(0, decodeThreads))
+            tableThreads = decodeThreads > 0 ? decodeThreads : ProcessInfo.processInfo.activeProcessorCount
             codecContext.pointee.pkt_timebase = stream.pointee.time_base
             let openedCodec = avcodec_open2(codecContext, decoder, nil)
             guard openedCodec >= 0 else { throw VideoError.openFailed(path: path, reason: ffmpegMessage(openedCodec)) }
@@ -345,9 +353,25 @@ final class FFmpegDecoder: @unchecked Sendable {
         }
         let image: Image
         let unscaled = FFmpegDecoder.convertsUnscaled(format: format, height: h)
+        if let mapping = ColourMapping(frame) {
+            // Primaries or a transfer that FFmpeg 8 maps to BT.709 (BT.2020, P3, HDR): three passes.
+            if mappedKey != key || mappedMapping != mapping {
+                mapped = ColourMappedConverter(width: w, height: h, format: format, colour: colour, mapping: mapping,
+                                               threads: tableThreads)
+                (mappedKey, mappedMapping) = mapped == nil ? (nil, nil) : (key, mapping)
+            }
+            guard let mapped else {
+                finished = true
+                throw VideoError.damaged(path: path, framesDecoded: delivered, byteOffset: lastPacketOffset,
+                                         reason: "no conversion to RGB from colour primaries \(mapping.source.primaries) with transfer \(mapping.source.transfer) (pixel format \(frame.pointee.format))")
+            }
+            mapped.convert(frame, into: staging)
+            let upright = staging.packed(rotatedClockwiseBy: info.rotationDegrees,
+                                         reusing: recycler.take(count: staging.width * staging.height * 3))
+            image = try Image(rgb: upright.pixels, width: upright.width, height: upright.height)
         // libswscale converts 8-bit 4:2:0 with its unscaled converter (``YUVToRGB``'s arithmetic) when the
         // height is even; otherwise it goes through its filtering scaler, whose chroma is interpolated.
-        if keepsYUV, info.rotationDegrees == 0, unscaled,
+        } else if keepsYUV, info.rotationDegrees == 0, unscaled,
            frame.pointee.linesize.0 > 0, frame.pointee.linesize.1 > 0, frame.pointee.linesize.2 > 0,
            let buffers = DecodedFrameBuffers(referencing: frame) {
             // The decoder's own planes, referenced: no conversion, no copy. A crop samples them directly and

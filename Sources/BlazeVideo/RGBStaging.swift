@@ -114,6 +114,16 @@ extension RGBStaging {
         self.order = order
     }
 
+    /// Converts a frame held as `planes` (with `strides`) with `scaler`, a context of `width × height` whose output
+    /// has the bytes in `order`, into the staging buffer.
+    func convert(from planes: UnsafePointer<UnsafePointer<UInt8>?>, strides: UnsafePointer<Int32>, with scaler: OpaquePointer,
+                 width: Int, height: Int, order: Order) {
+        var destination: [UnsafeMutablePointer<UInt8>?] = [prepare(width: width, height: height), nil, nil, nil]
+        var stride: [Int32] = [Int32(rowBytes), 0, 0, 0]
+        _ = sws_scale(scaler, planes, strides, 0, Int32(height), &destination, &stride)
+        self.order = order
+    }
+
     /// Converts all of `frame` with `scaler` into packed RGB rows `rowBytes` apart at `destination`.
     private static func scale(_ frame: UnsafeMutablePointer<AVFrame>, with scaler: OpaquePointer,
                               into destination: UnsafeMutablePointer<UInt8>, rowBytes: Int) {
@@ -158,7 +168,7 @@ extension RGBStaging {
     }
 
     /// An AVFrame's plane pointers and line sizes as the arrays libswscale takes.
-    private static func withPlanes(of frame: UnsafeMutablePointer<AVFrame>,
+    static func withPlanes(of frame: UnsafeMutablePointer<AVFrame>,
                             _ body: (UnsafePointer<UnsafeMutablePointer<UInt8>?>, UnsafePointer<Int32>) -> Void) {
         withUnsafePointer(to: &frame.pointee.data) { data in
             data.withMemoryRebound(to: UnsafeMutablePointer<UInt8>?.self, capacity: 8) { planes in

@@ -35,7 +35,8 @@ import Synchronization
 /// `pc`-tagged streams and MJPEG's `yuvj420p`). 8-bit 4:2:0 video of even height takes libswscale's
 /// unscaled fixed-point converter (each chroma sample used for its 2×2 block, see ``BlazeImage/YUVToRGB``);
 /// other formats (10-bit video included) and odd heights take its filtering scaler, told where the frame's
-/// chroma samples sit. Not matched: BT.2020-tagged video (FFmpeg 8 also maps the BT.2020 gamut).
+/// chroma samples sit. Wide-gamut and HDR frames (BT.2020, P3, PQ, HLG) have their colours mapped to
+/// BT.709 SDR as FFmpeg 8 maps them (a colour table built when the stream's first such frame is read).
 ///
 /// A reader is for one thread at a time.
 public final class VideoFileReader {

@@ -3,6 +3,7 @@
 #include <libswscale/swscale.h>
 #include <libavutil/avutil.h>
 #include <libavutil/display.h>
+#include <libavutil/mastering_display_metadata.h>
 #include <libavutil/imgutils.h>
 #include <libavutil/opt.h>
 #include <libavutil/error.h>

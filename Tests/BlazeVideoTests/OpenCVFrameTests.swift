@@ -1,4 +1,5 @@
 import BlazeImage
+import CFFmpeg
 @testable import BlazeVideo
 import Foundation
 import Testing
@@ -13,10 +14,18 @@ enum VideoFixtures {
         let pixelFormat: String
         let colorSpace: String
         let colorRange: String
+        let colorPrimaries: String
+        let colorTransfer: String
         let width: Int
         let height: Int
         let frames: Int
         var testDescription: String { clip }
+        /// Whether OpenCV's FFmpeg maps the clip's colours to BT.709 (``ColourMapping``): primaries other than
+        /// BT.709's and its near relatives, or an HDR transfer.
+        var mapsColours: Bool {
+            !["unknown", "bt709", "bt470m", "bt470bg", "smpte170m", "smpte240m"].contains(colorPrimaries)
+                || ["smpte2084", "arib-std-b67"].contains(colorTransfer)
+        }
     }
     struct Manifest: Decodable { let opencv: String; let clips: [Clip] }
 
@@ -46,26 +55,9 @@ enum VideoFixtures {
         return (0..<clip.frames).map { Array(pixels[($0 * frameBytes)..<(($0 + 1) * frameBytes)]) }
     }
 
-    /// Clips whose frames OpenCV's FFmpeg 8 converts in a way the system libswscale (5.1) does not; see
-    /// BlazeVideo's README. Their differences are recorded as known issues (a clip that starts to match
-    /// passes too).
-    static let knownDifferences: [String: (reason: String, largest: Int)] = [
-        "hevc_250x142_bt2020.mp4": ("BT.2020: OpenCV's FFmpeg 8 also maps the BT.2020 gamut to BT.709", 255),
-    ]
-
-    /// Expects `pixels` to be OpenCV's `expected` frame; for the clips above, records the difference as a
-    /// known issue and expects it within its bound.
+    /// Expects `pixels` to be OpenCV's `expected` frame.
     static func expectOpenCVs(_ pixels: [UInt8], _ expected: [UInt8], clip: Clip, what: String) {
-        let same = pixels == expected
-        guard let known = knownDifferences[clip.clip] else {
-            #expect(same, "\(clip.clip) \(what): \(difference(pixels, expected, width: clip.width))")
-            return
-        }
-        withKnownIssue(Comment(rawValue: known.reason), isIntermittent: true) {
-            #expect(same, "\(clip.clip) \(what): \(difference(pixels, expected, width: clip.width))")
-        }
-        let largest = zip(pixels, expected).map { abs(Int($0) - Int($1)) }.max() ?? 0
-        #expect(pixels.count == expected.count && largest <= known.largest, "\(clip.clip) \(what): off by up to \(largest)")
+        #expect(pixels == expected, "\(clip.clip) \(what): \(difference(pixels, expected, width: clip.width))")
     }
 
     /// Where two frames differ: how many channel values, and the first differing pixel.
@@ -94,7 +86,9 @@ enum VideoFixtures {
         }
     }
 
-    @Test(arguments: VideoFixtures.clips)
+    /// (Clips whose colours are mapped come as RGB in both modes, the same conversion as above, whose colour
+    /// table takes seconds to build in a debug build: left to `rgbFramesAreOpenCVs`.)
+    @Test(arguments: VideoFixtures.clips.filter { !$0.mapsColours })
     func planeFramesAreOpenCVs(_ clip: VideoFixtures.Clip) throws {
         let expected = try VideoFixtures.expectedFrames(clip)
         var options = VideoFileReader.Options()
@@ -111,7 +105,7 @@ enum VideoFixtures {
     }
 
     /// A crop of a frame's planes (rotated, partly outside, both borders) is the crop of OpenCV's RGB frame.
-    @Test(arguments: VideoFixtures.clips.filter { ["yuv420p", "yuvj420p"].contains($0.pixelFormat) && $0.height % 2 == 0 })
+    @Test(arguments: VideoFixtures.clips.filter { ["yuv420p", "yuvj420p"].contains($0.pixelFormat) && $0.height % 2 == 0 && !$0.mapsColours })
     func cropsOfPlanesAreCropsOfOpenCVFrames(_ clip: VideoFixtures.Clip) throws {
         let expected = try VideoFixtures.expectedFrames(clip)
         var options = VideoFileReader.Options()
@@ -132,6 +126,75 @@ enum VideoFixtures {
                 }
                 VideoFixtures.expectOpenCVs(fromPlanes, fromOpenCV, clip: clip, what: "frame \(frame.index) crop \(border)")
             }
+        }
+    }
+}
+
+/// Which frames FFmpeg 8 maps to BT.709 on their way to OpenCV's untagged BGR24 frame, and to what.
+@Suite struct ColourMappingTests {
+    /// A frame with these tags (the mapping reads nothing else).
+    func mapping(primaries: AVColorPrimaries, transfer: AVColorTransferCharacteristic,
+                 mastering: ((Int32, Int32), (Int32, Int32))? = nil) -> ColourMapping? {
+        let frame = av_frame_alloc()!
+        defer { var f: UnsafeMutablePointer<AVFrame>? = frame; av_frame_free(&f) }
+        frame.pointee.color_primaries = primaries
+        frame.pointee.color_trc = transfer
+        if let mastering, let metadata = av_mastering_display_metadata_create_side_data(frame) {
+            metadata.pointee.min_luminance = AVRational(num: mastering.0.0, den: mastering.0.1)
+            metadata.pointee.max_luminance = AVRational(num: mastering.1.0, den: mastering.1.1)
+            metadata.pointee.has_luminance = 1
+        }
+        return ColourMapping(frame)
+    }
+
+    @Test func primariesNearBT709AndSDRTransfersAreNotMapped() {
+        for primaries in [AVCOL_PRI_UNSPECIFIED, AVCOL_PRI_BT709, AVCOL_PRI_BT470M, AVCOL_PRI_BT470BG, AVCOL_PRI_SMPTE170M,
+                          AVCOL_PRI_SMPTE240M] {
+            for transfer in [AVCOL_TRC_UNSPECIFIED, AVCOL_TRC_BT709, AVCOL_TRC_SMPTE170M, AVCOL_TRC_IEC61966_2_1] {
+                #expect(mapping(primaries: primaries, transfer: transfer) == nil, "\(primaries) \(transfer)")
+            }
+        }
+        // Untagged primaries are never mapped, whatever the transfer.
+        #expect(mapping(primaries: AVCOL_PRI_UNSPECIFIED, transfer: AVCOL_TRC_SMPTE2084) == nil)
+    }
+
+    @Test func wideGamutsBecomeBT709AndHDRBecomesSDR() throws {
+        let sdr = try #require(mapping(primaries: AVCOL_PRI_BT2020, transfer: AVCOL_TRC_BT709))
+        #expect(sdr.destination.primaries == .bt709 && sdr.destination.transfer == .bt709)
+        let p3 = try #require(mapping(primaries: AVCOL_PRI_SMPTE432, transfer: AVCOL_TRC_IEC61966_2_1))
+        #expect(p3.destination.primaries == .bt709 && p3.destination.transfer == .iec61966_2_1)
+        let hlg = try #require(mapping(primaries: AVCOL_PRI_BT2020, transfer: AVCOL_TRC_ARIB_STD_B67))
+        #expect(hlg.source.maxLuminance == Fraction(1000) && hlg.destination.transfer == .bt709
+                && hlg.destination.maxLuminance == Fraction(203))
+        // HDR on BT.709 primaries is mapped too (its transfer changes).
+        let pq = try #require(mapping(primaries: AVCOL_PRI_BT709, transfer: AVCOL_TRC_SMPTE2084))
+        #expect(pq.source.maxLuminance == Fraction(10000) && pq.destination.primaries == .bt709)
+        // Mastering metadata sets the range; PQ's black stays 0.
+        let mastered = try #require(mapping(primaries: AVCOL_PRI_BT2020, transfer: AVCOL_TRC_SMPTE2084, mastering: ((1, 200), (1000, 1))))
+        #expect(mastered.source.maxLuminance == Fraction(1000) && mastered.source.minLuminance == Fraction(0))
+        let hlgMastered = try #require(mapping(primaries: AVCOL_PRI_BT2020, transfer: AVCOL_TRC_ARIB_STD_B67, mastering: ((1, 200), (600, 1))))
+        #expect(hlgMastered.source.minLuminance == Fraction(1, 200) && hlgMastered.source.maxLuminance == Fraction(600))
+    }
+
+    /// A table for a gamut change alone keeps greys (within float rounding), and the tetrahedral lookup of a
+    /// pixel on a node (channels multiples of 1024) is that node's entry.
+    @Test func tableLookupOnNodesIsTheNodeAndGreyStaysGrey() throws {
+        let source = ColourDescription(primaries: .bt2020, transfer: .bt709)
+        let table = try #require(GamutMapTable.make(source: source, destination: source.untaggedOutput, threads: 2))
+        #expect(table.count == GamutMapTable.count)
+        for (r, g, b) in [(0, 0, 0), (63, 0, 0), (13, 40, 63), (63, 63, 63), (32, 7, 50)] {
+            var pixel: [UInt16] = [UInt16(r * 1024), UInt16(g * 1024), UInt16(b * 1024), 65535]
+            table.withUnsafeBufferPointer { GamutMapTable.apply($0.baseAddress!, toRGBA64: &pixel, count: 1) }
+            let node = GamutMapTable.index(r: r, g: g, b: b, channel: 0)
+            #expect(Array(pixel[0..<3]) == Array(table[node..<(node + 3)]) && pixel[3] == 65535, "node (\(r), \(g), \(b))")
+        }
+        for level in stride(from: 0, through: 64, by: 8) {
+            let node = GamutMapTable.index(r: level, g: level, b: level, channel: 0)
+            // The same transfer on both sides: the level itself (entries scaled by 65534), up to the float
+            // rounding of the colour matrices (a few parts in 65534).
+            let expected = level * 65534 / 64
+            let channels = (0..<3).map { Int(table[node + $0]) }
+            #expect(channels.allSatisfy { abs($0 - expected) <= 8 }, "grey \(level): \(channels), expected \(expected)")
         }
     }
 }
