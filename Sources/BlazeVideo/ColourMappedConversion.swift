@@ -64,17 +64,15 @@ final class ColourMappedConverter {
     let height: Int
     private let toWide: OpaquePointer
     private let toBGR: OpaquePointer
-    private let table: [UInt16]
+    private let table: GamutMapTable.Lazy
     /// The 16-bit RGBA frame between the passes, rows `wideRowElements` apart.
     private let wide: UnsafeMutablePointer<UInt16>
     private let wideRowElements: Int
 
     /// A converter for `width × height` frames of `format` with `colour` and `mapping`; nil when libswscale
     /// cannot make the passes or the table cannot be built for these tags.
-    /// `threads` build the table (about 3 s of one core).
-    init?(width: Int, height: Int, format: AVPixelFormat, colour: FrameColour, mapping: ColourMapping, threads: Int) {
-        guard let table = GamutMapTable.make(source: mapping.source, destination: mapping.destination, threads: threads)
-        else { return nil }
+    init?(width: Int, height: Int, format: AVPixelFormat, colour: FrameColour, mapping: ColourMapping) {
+        guard let table = GamutMapTable.Lazy(source: mapping.source, destination: mapping.destination) else { return nil }
         let range: Int64 = colour.fullRange ? 1 : 0
         guard let toWide = ColourMappedConverter.context(
             width: width, height: height, from: format, to: AV_PIX_FMT_RGBA64LE,
@@ -117,11 +115,7 @@ final class ColourMappedConverter {
             _ = sws_scale(toWide, UnsafeRawPointer(source).assumingMemoryBound(to: UnsafePointer<UInt8>?.self), strides, 0,
                           Int32(height), &widePlanes, &wideStrides)
         }
-        table.withUnsafeBufferPointer { table in
-            for y in 0..<height {
-                GamutMapTable.apply(table.baseAddress!, toRGBA64: wide + y * wideRowElements, count: width)
-            }
-        }
+        for y in 0..<height { table.apply(toRGBA64: wide + y * wideRowElements, count: width) }
         var source: [UnsafePointer<UInt8>?] = [UnsafePointer(widePlanes[0]), nil, nil, nil]
         staging.convert(from: &source, strides: &wideStrides, with: toBGR, width: width, height: height, order: .bgr)
     }

@@ -1,5 +1,4 @@
 import BlazeImage
-import Foundation
 import CFFmpeg
 
 /// What a video file says about its main video stream, read from the container before decoding.
@@ -60,8 +59,6 @@ final class FFmpegDecoder: @unchecked Sendable {
     private var mapped: ColourMappedConverter?
     private var mappedKey: ScalerKey?
     private var mappedMapping: ColourMapping?
-    /// Threads that build a ``GamutMapTable``: the decoding threads asked for (all cores when FFmpeg chooses).
-    private var tableThreads = 1
     /// Where frames handed back by the reader's user wait to be written over (``VideoFileReader/recycle(_:)``).
     let recycler = PixelRecycler(limit: 4)
     /// Whether upright YUV 4:2:0 frames whose width is a multiple of 16 are converted straight into the
@@ -133,7 +130,6 @@ final class FFmpegDecoder: @unchecked Sendable {
                 throw VideoError.openFailed(path: path, reason: "invalid codec parameters for \(codecName)")
             }
             codecContext.pointee.thread_count = Int32(max(0, decodeThreads))
-            tableThreads = decodeThreads > 0 ? decodeThreads : ProcessInfo.processInfo.activeProcessorCount
             codecContext.pointee.pkt_timebase = stream.pointee.time_base
             let openedCodec = avcodec_open2(codecContext, decoder, nil)
             guard openedCodec >= 0 else { throw VideoError.openFailed(path: path, reason: ffmpegMessage(openedCodec)) }
@@ -356,8 +352,7 @@ final class FFmpegDecoder: @unchecked Sendable {
         if let mapping = ColourMapping(frame) {
             // Primaries or a transfer that FFmpeg 8 maps to BT.709 (BT.2020, P3, HDR): three passes.
             if mappedKey != key || mappedMapping != mapping {
-                mapped = ColourMappedConverter(width: w, height: h, format: format, colour: colour, mapping: mapping,
-                                               threads: tableThreads)
+                mapped = ColourMappedConverter(width: w, height: h, format: format, colour: colour, mapping: mapping)
                 (mappedKey, mappedMapping) = mapped == nil ? (nil, nil) : (key, mapping)
             }
             guard let mapped else {

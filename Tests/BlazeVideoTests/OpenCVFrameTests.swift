@@ -197,4 +197,26 @@ enum VideoFixtures {
             #expect(channels.allSatisfy { abs($0 - expected) <= 8 }, "grey \(level): \(channels), expected \(expected)")
         }
     }
+
+    /// The table computed node by node as pixels need them maps every pixel as the whole table does: random
+    /// pixels, the cube's corners and edges (entries 63 and 64), HLG's tone range.
+    @Test func nodesComputedOnDemandMapAsTheWholeTable() throws {
+        let source = ColourDescription(primaries: .bt2020, transfer: .aribStdB67)
+        let table = try #require(GamutMapTable.make(source: source, destination: source.untaggedOutput, threads: 2))
+        let lazy = try #require(GamutMapTable.Lazy(source: source, destination: source.untaggedOutput))
+        var generator = SystemRandomNumberGenerator()
+        var pixels: [UInt16] = []
+        for _ in 0..<3000 {
+            pixels += [UInt16.random(in: 0...65535, using: &generator), UInt16.random(in: 0...65535, using: &generator),
+                       UInt16.random(in: 0...65535, using: &generator), 65535]
+        }
+        for r: UInt16 in [0, 1023, 1024, 64511, 64512, 65535] {
+            for g: UInt16 in [0, 32768, 65535] { pixels += [r, g, 65535 - r, 65535] }
+        }
+        var expected = pixels
+        table.withUnsafeBufferPointer { GamutMapTable.apply($0.baseAddress!, toRGBA64: &expected, count: expected.count / 4) }
+        lazy.apply(toRGBA64: &pixels, count: pixels.count / 4)
+        #expect(pixels == expected)
+        #expect(lazy.nodesComputed > 0 && lazy.nodesComputed < GamutMapTable.count / 3)
+    }
 }
