@@ -51,7 +51,8 @@ public final class VideoFileReader {
         /// stream's matrix and range (``BlazeImage/YUVToRGB``, libswscale's unscaled arithmetic). Landmark
         /// crops sample the planes directly and give the same bytes as a crop of the converted frame, which is
         /// OpenCV's; `image.pixels` converts on each read. Frames in other formats, of odd height (libswscale
-        /// then filters), or turned by a display matrix are converted as usual.
+        /// then filters), turned by a display matrix, or whose colours are mapped to BT.709 (wide-gamut and
+        /// HDR tags) are converted as usual.
         public var convertsToRGB = true
         /// Skip frames whose millisecond timestamp does not increase (true), or return every frame (false).
         public var skipNonIncreasingTimestamps = true
