@@ -20,6 +20,13 @@ struct ColourMapping: Equatable {
     /// refuses, is converted as if untagged).
     init?(_ frame: UnsafeMutablePointer<AVFrame>) {
         let transferTag = frame.pointee.color_trc
+        // The common case, checked on every frame: BT.709-like primaries with an SDR transfer are never mapped.
+        switch frame.pointee.color_primaries {
+        case AVCOL_PRI_UNSPECIFIED: return nil
+        case AVCOL_PRI_BT709, AVCOL_PRI_BT470M, AVCOL_PRI_BT470BG, AVCOL_PRI_SMPTE170M, AVCOL_PRI_SMPTE240M:
+            if transferTag != AVCOL_TRC_SMPTE2084 && transferTag != AVCOL_TRC_ARIB_STD_B67 { return nil }
+        default: break
+        }
         guard let primaries = ColourPrimaries(rawValue: Int32(frame.pointee.color_primaries.rawValue)),
               let transfer = transferTag == AVCOL_TRC_UNSPECIFIED ? .bt709 : TransferCharacteristic(rawValue: Int32(transferTag.rawValue)),
               transfer.hasEOTF else { return nil }
