@@ -81,14 +81,14 @@ final class ColourMappedConverter {
     init?(width: Int, height: Int, format: AVPixelFormat, colour: FrameColour, mapping: ColourMapping) {
         guard let table = GamutMapTable.Lazy(source: mapping.source, destination: mapping.destination) else { return nil }
         let range: Int64 = colour.fullRange ? 1 : 0
-        guard let toWide = ColourMappedConverter.context(
+        guard let toWide = FFmpegDecoder.scalingContext(
             width: width, height: height, from: format, to: AV_PIX_FMT_RGBA64LE,
             options: [("src_range", range), ("dst_range", range),
                       ("src_h_chr_pos", Int64(colour.chromaX)), ("src_v_chr_pos", Int64(colour.chromaY)),
                       ("dst_h_chr_pos", Int64(colour.chromaX)), ("dst_v_chr_pos", Int64(colour.chromaY))],
             inverse: colour.space, sourceRange: colour.fullRange, forward: colour.space, destinationRange: colour.fullRange)
         else { return nil }
-        guard let toBGR = ColourMappedConverter.context(
+        guard let toBGR = FFmpegDecoder.scalingContext(
             width: width, height: height, from: AV_PIX_FMT_RGBA64LE, to: AV_PIX_FMT_BGR24,
             options: [("src_range", range), ("dst_range", 1),
                       ("src_h_chr_pos", Int64(colour.chromaX)), ("src_v_chr_pos", Int64(colour.chromaY))],
@@ -125,25 +125,5 @@ final class ColourMappedConverter {
         for y in 0..<height { table.apply(toRGBA64: wide + y * wideRowElements, count: width) }
         var source: [UnsafePointer<UInt8>?] = [UnsafePointer(widePlanes[0]), nil, nil, nil]
         staging.convert(from: &source, strides: &wideStrides, with: toBGR, width: width, height: height, order: .bgr)
-    }
-
-    private static func context(width: Int, height: Int, from source: AVPixelFormat, to destination: AVPixelFormat,
-                                options: [(String, Int64)], inverse: Int32, sourceRange: Bool, forward: Int32,
-                                destinationRange: Bool) -> OpaquePointer? {
-        guard let context = sws_alloc_context() else { return nil }
-        let all: [(String, Int64)] = [
-            ("srcw", Int64(width)), ("srch", Int64(height)), ("src_format", Int64(source.rawValue)),
-            ("dstw", Int64(width)), ("dsth", Int64(height)), ("dst_format", Int64(destination.rawValue)),
-            ("sws_flags", Int64(SWS_BICUBIC)),
-        ] + options
-        var failed = false
-        for (name, value) in all where av_opt_set_int(UnsafeMutableRawPointer(context), name, value, 0) < 0 { failed = true }
-        if failed || sws_init_context(context, nil, nil) < 0 {
-            sws_freeContext(context)
-            return nil
-        }
-        _ = sws_setColorspaceDetails(context, sws_getCoefficients(inverse), sourceRange ? 1 : 0,
-                                     sws_getCoefficients(forward), destinationRange ? 1 : 0, 0, 1 << 16, 1 << 16)
-        return context
     }
 }

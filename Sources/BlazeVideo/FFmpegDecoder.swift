@@ -337,18 +337,7 @@ final class FFmpegDecoder: @unchecked Sendable {
         let format = AVPixelFormat(frame.pointee.format)
         let colour = FrameColour(frame)
         let key = ScalerKey(width: w, height: h, format: format.rawValue, colour: colour)
-        if key != scalerKey {
-            if scaler != nil { sws_freeContext(scaler) }
-            scaler = FFmpegDecoder.makeScaler(width: w, height: h, format: format, colour: colour)
-            scalerKey = scaler == nil ? nil : key
-        }
-        guard let scaler else {
-            finished = true
-            throw VideoError.damaged(path: path, framesDecoded: delivered, byteOffset: lastPacketOffset,
-                                     reason: "no conversion from pixel format \(frame.pointee.format) to RGB")
-        }
         let image: Image
-        let unscaled = FFmpegDecoder.convertsUnscaled(format: format, height: h)
         if let mapping = ColourMapping(frame) {
             // Primaries or a transfer that FFmpeg 8 maps to BT.709 (BT.2020, P3, HDR): three passes.
             if mappedKey != key || mappedMapping != mapping {
@@ -361,28 +350,9 @@ final class FFmpegDecoder: @unchecked Sendable {
                                          reason: "no conversion to RGB from colour primaries \(mapping.source.primaries) with transfer \(mapping.source.transfer) (pixel format \(frame.pointee.format))")
             }
             mapped.convert(frame, into: staging)
-            let upright = staging.packed(rotatedClockwiseBy: info.rotationDegrees,
-                                         reusing: recycler.take(count: staging.width * staging.height * 3))
-            image = try Image(rgb: upright.pixels, width: upright.width, height: upright.height)
-        // libswscale converts 8-bit 4:2:0 with its unscaled converter (``YUVToRGB``'s arithmetic) when the
-        // height is even; otherwise it goes through its filtering scaler, whose chroma is interpolated.
-        } else if keepsYUV, info.rotationDegrees == 0, unscaled,
-           frame.pointee.linesize.0 > 0, frame.pointee.linesize.1 > 0, frame.pointee.linesize.2 > 0,
-           let buffers = DecodedFrameBuffers(referencing: frame) {
-            // The decoder's own planes, referenced: no conversion, no copy. A crop samples them directly and
-            // gets the bytes a crop of the converted frame would have.
-            image = try buffers.image(conversion: colour.conversion)
-        } else if convertsInPlace, info.rotationDegrees == 0, unscaled, w % 16 == 0 {
-            // libswscale's unscaled YUV 4:2:0 → RGB24 converter writes whole 16-pixel groups, exactly the row when
-            // the width is a multiple of 16: straight into the frame's array, without the staging copy
-            // (0.33 ms a 1080p frame). The bytes are the same either way (`inPlaceAndStagedFramesAreTheSame`).
-            image = try Image(rgb: RGBStaging.convert(from: frame, with: scaler, reusing: recycler.take(count: w * h * 3)),
-                              width: w, height: h)
+            image = try uprightStaged()
         } else {
-            staging.convert(from: frame, with: scaler, order: unscaled ? .rgb : .bgr)
-            let upright = staging.packed(rotatedClockwiseBy: info.rotationDegrees,
-                                         reusing: recycler.take(count: staging.width * staging.height * 3))
-            image = try Image(rgb: upright.pixels, width: upright.width, height: upright.height)
+            image = try converted(frame, format: format, colour: colour, key: key)
         }
         var pts = frame.pointee.best_effort_timestamp
         if pts == blaze_av_nopts_value() { pts = frame.pointee.pts }
@@ -396,6 +366,49 @@ final class FFmpegDecoder: @unchecked Sendable {
         return VideoFrame(image: image, timestampMs: Int(ms), presentationTimestamp: relative, index: delivered)
     }
 
+    /// `frame` converted as OpenCV's FFmpeg converts frames whose colours it does not map: one libswscale pass
+    /// (or, for frames handed out as planes, none).
+    private func converted(_ frame: UnsafeMutablePointer<AVFrame>, format: AVPixelFormat, colour: FrameColour,
+                           key: ScalerKey) throws -> Image {
+        let w = key.width, h = key.height
+        let unscaled = FFmpegDecoder.convertsUnscaled(format: format, height: h)
+        // libswscale converts 8-bit 4:2:0 with its unscaled converter (``YUVToRGB``'s arithmetic) when the
+        // height is even; otherwise it goes through its filtering scaler, whose chroma is interpolated.
+        if keepsYUV, info.rotationDegrees == 0, unscaled,
+           frame.pointee.linesize.0 > 0, frame.pointee.linesize.1 > 0, frame.pointee.linesize.2 > 0,
+           let buffers = DecodedFrameBuffers(referencing: frame) {
+            // The decoder's own planes, referenced: no conversion, no copy. A crop samples them directly and
+            // gets the bytes a crop of the converted frame would have.
+            return try buffers.image(conversion: colour.conversion)
+        }
+        if key != scalerKey {
+            if scaler != nil { sws_freeContext(scaler) }
+            scaler = FFmpegDecoder.makeScaler(width: w, height: h, format: format, colour: colour)
+            scalerKey = scaler == nil ? nil : key
+        }
+        guard let scaler else {
+            finished = true
+            throw VideoError.damaged(path: path, framesDecoded: delivered, byteOffset: lastPacketOffset,
+                                     reason: "no conversion from pixel format \(frame.pointee.format) to RGB")
+        }
+        if convertsInPlace, info.rotationDegrees == 0, unscaled, w % 16 == 0 {
+            // libswscale's unscaled YUV 4:2:0 → RGB24 converter writes whole 16-pixel groups, exactly the row when
+            // the width is a multiple of 16: straight into the frame's array, without the staging copy
+            // (0.33 ms a 1080p frame). The bytes are the same either way (`inPlaceAndStagedFramesAreTheSame`).
+            return try Image(rgb: RGBStaging.convert(from: frame, with: scaler, reusing: recycler.take(count: w * h * 3)),
+                             width: w, height: h)
+        }
+        staging.convert(from: frame, with: scaler, order: unscaled ? .rgb : .bgr)
+        return try uprightStaged()
+    }
+
+    /// The staged frame as an upright RGB image, in a recycled array when one of its size is waiting.
+    private func uprightStaged() throws -> Image {
+        let upright = staging.packed(rotatedClockwiseBy: info.rotationDegrees,
+                                     reusing: recycler.take(count: staging.width * staging.height * 3))
+        return try Image(rgb: upright.pixels, width: upright.width, height: upright.height)
+    }
+
     /// Whether libswscale converts frames of `format` and `height` with its unscaled converter: 8-bit YUV 4:2:0
     /// (limited or full range) of even height.
     static func convertsUnscaled(format: AVPixelFormat, height: Int) -> Bool {
@@ -406,21 +419,33 @@ final class FFmpegDecoder: @unchecked Sendable {
     /// with the frame's chroma siting (which the filtering scaler uses: 10-bit and odd-height frames) and its
     /// colour matrix and range; to RGB24 where ``convertsUnscaled(format:height:)``, else to BGR24, OpenCV's order.
     static func makeScaler(width: Int, height: Int, format: AVPixelFormat, colour: FrameColour) -> OpaquePointer? {
-        guard let context = sws_alloc_context() else { return nil }
         let output = convertsUnscaled(format: format, height: height) ? AV_PIX_FMT_RGB24 : AV_PIX_FMT_BGR24
-        let options: [(String, Int64)] = [
-            ("srcw", Int64(width)), ("srch", Int64(height)), ("src_format", Int64(format.rawValue)),
-            ("dstw", Int64(width)), ("dsth", Int64(height)), ("dst_format", Int64(output.rawValue)),
-            ("sws_flags", Int64(SWS_BICUBIC)), ("src_h_chr_pos", Int64(colour.chromaX)), ("src_v_chr_pos", Int64(colour.chromaY)),
-        ]
+        return scalingContext(width: width, height: height, from: format, to: output,
+                              options: [("src_h_chr_pos", Int64(colour.chromaX)), ("src_v_chr_pos", Int64(colour.chromaY))],
+                              inverse: colour.space, sourceRange: colour.fullRange, forward: SWS_CS_DEFAULT, destinationRange: false)
+    }
+
+    /// A libswscale context converting `width × height` frames from `source` to `destination` (`SWS_BICUBIC`, the
+    /// size kept) with `options` set before it is initialised, then the colour details: the YUV → RGB matrix
+    /// `inverse` with `sourceRange`, the RGB → YUV matrix `forward` with `destinationRange` (libswscale's table
+    /// numbers); nil when libswscale refuses any of it.
+    static func scalingContext(width: Int, height: Int, from source: AVPixelFormat, to destination: AVPixelFormat,
+                               options: [(String, Int64)], inverse: Int32, sourceRange: Bool, forward: Int32,
+                               destinationRange: Bool) -> OpaquePointer? {
+        guard let context = sws_alloc_context() else { return nil }
+        let all: [(String, Int64)] = [
+            ("srcw", Int64(width)), ("srch", Int64(height)), ("src_format", Int64(source.rawValue)),
+            ("dstw", Int64(width)), ("dsth", Int64(height)), ("dst_format", Int64(destination.rawValue)),
+            ("sws_flags", Int64(SWS_BICUBIC)),
+        ] + options
         var failed = false
-        for (name, value) in options where av_opt_set_int(UnsafeMutableRawPointer(context), name, value, 0) < 0 { failed = true }
+        for (name, value) in all where av_opt_set_int(UnsafeMutableRawPointer(context), name, value, 0) < 0 { failed = true }
         if failed || sws_init_context(context, nil, nil) < 0 {
             sws_freeContext(context)
             return nil
         }
-        _ = sws_setColorspaceDetails(context, sws_getCoefficients(colour.space), colour.fullRange ? 1 : 0,
-                                     sws_getCoefficients(SWS_CS_DEFAULT), 0, 0, 1 << 16, 1 << 16)
+        _ = sws_setColorspaceDetails(context, sws_getCoefficients(inverse), sourceRange ? 1 : 0,
+                                     sws_getCoefficients(forward), destinationRange ? 1 : 0, 0, 1 << 16, 1 << 16)
         return context
     }
 
