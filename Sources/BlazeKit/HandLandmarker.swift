@@ -30,6 +30,9 @@ public enum HandLandmarkerDefinition: TaskDefinition {
     }
 
     public static func makePipeline(options: HandLandmarkerOptions, resources: TaskResources) throws -> HandPipelineChoice {
+        if options.legacySolution != nil {
+            return HandPipelineChoice(try LegacyHandPipeline(options: options, resources: resources))
+        }
         if let mode = options.accurateMode {
             return HandPipelineChoice(try AccurateHandPipeline(options: options, mode: mode, resources: resources))
         }

@@ -29,6 +29,9 @@ public final class HandLandmarkerOptions: TaskOptions {
     public var minTrackingConfidence: Float = 0.5
     /// BlazeKit's accurate mode (``HandAccurateMode``): nil, the default, gives MediaPipe's exact results.
     public var accurateMode: HandAccurateMode?
+    /// MediaPipe's legacy hand graph, the one behind `mp.solutions.hands` (``LegacyHandSolution``), instead of
+    /// the Tasks graph; nil, the default, runs the Tasks graph.
+    public var legacySolution: LegacyHandSolution?
 
     /// The MediaPipe defaults: built-in full models, image mode, one hand, confidences 0.5.
     public required init() {}
@@ -46,6 +49,7 @@ public final class HandLandmarkerOptions: TaskOptions {
         (minHandDetectionConfidence, minHandPresenceConfidence) = (other.minHandDetectionConfidence, other.minHandPresenceConfidence)
         handLandmarkerLiveStreamDelegate = other.handLandmarkerLiveStreamDelegate
         accurateMode = other.accurateMode
+        legacySolution = other.legacySolution
     }
 
 }

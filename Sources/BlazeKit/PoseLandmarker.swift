@@ -33,6 +33,9 @@ public enum PoseLandmarkerDefinition: TaskDefinition {
     }
 
     public static func makePipeline(options: PoseLandmarkerOptions, resources: TaskResources) throws -> PosePipelineChoice {
+        if let solution = options.legacySolution {
+            return PosePipelineChoice(try LegacyPosePipeline(options: options, solution: solution, resources: resources))
+        }
         if let mode = options.accurateMode {
             return PosePipelineChoice(try AccuratePosePipeline(options: options, mode: mode, resources: resources))
         }

@@ -32,6 +32,9 @@ public final class PoseLandmarkerOptions: TaskOptions {
     public var model: PoseLandmarkerModel = .full
     /// BlazeKit's accurate mode (``PoseAccurateMode``): nil, the default, gives MediaPipe's exact results.
     public var accurateMode: PoseAccurateMode?
+    /// MediaPipe's legacy pose graph, the one behind `mp.solutions.pose` (``LegacyPoseSolution``), instead of the
+    /// Tasks graph; nil, the default, runs the Tasks graph.
+    public var legacySolution: LegacyPoseSolution?
 
     /// The MediaPipe defaults: built-in full model, image mode, one pose, confidences 0.5, no masks.
     public required init() {}
@@ -44,6 +47,7 @@ public final class PoseLandmarkerOptions: TaskOptions {
             = (other.minPoseDetectionConfidence, other.minPosePresenceConfidence, other.minTrackingConfidence)
         poseLandmarkerLiveStreamDelegate = other.poseLandmarkerLiveStreamDelegate
         accurateMode = other.accurateMode
+        legacySolution = other.legacySolution
     }
 
     /// The former name of ``shouldOutputSegmentationMasks``.

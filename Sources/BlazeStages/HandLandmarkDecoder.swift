@@ -33,6 +33,14 @@ public struct HandednessCategory: Sendable, Codable, Equatable {
             ? HandednessCategory(index: 1, score: second, categoryName: "Left", displayName: "Left")
             : HandednessCategory(index: 0, score: s, categoryName: "Right", displayName: "Right")
     }
+
+    /// The same classification with the legacy graph's label map (`mediapipe/modules/hand_landmark/handedness.txt`:
+    /// 0 = "Left", 1 = "Right"), which `mp.solutions.hands` reports: the same index and score as Tasks, the
+    /// opposite label, because the legacy graph assumes a mirrored (selfie) image.
+    public var legacyLabeled: HandednessCategory {
+        let label = index == 0 ? "Left" : "Right"
+        return HandednessCategory(index: index, score: score, categoryName: label, displayName: label)
+    }
 }
 
 /// The decoded outputs of the hand landmark model for one ROI, before the presence gate

@@ -12,6 +12,9 @@ import BlazeRuntime
 public final class HandLandmarkStage {
     public let network: CroppedNetwork
     public let decoder: HandLandmarkDecoder
+    /// Whether the crop keeps the ROI's aspect ratio: the legacy `hand_landmark_cpu.pbtxt` sets
+    /// `keep_aspect_ratio`; Tasks leaves it unset (stretch). ROIs are square in pixels.
+    public var keepsAspectRatio = false
 
     /// - Throws: `RuntimeError.modelMismatch` unless the model has the hand landmark outputs
     ///   (`[1,63]`, `[1,1]`, `[1,1]`, `[1,63]`, in that order).
@@ -28,7 +31,7 @@ public final class HandLandmarkStage {
     /// (`min_hand_presence_confidence`). Throws `ImageToTensorGeometryError.sentinelRect` for an all-zero
     /// ROI (MediaPipe silently skips those).
     public func landmarks(in image: Image, roi: NormalizedRect, presenceThreshold: Float) throws -> HandLandmarkDecoding? {
-        let geometry = try network.run(on: image, rect: roi, keepAspectRatio: false, border: .replicate)
+        let geometry = try network.run(on: image, rect: roi, keepAspectRatio: keepsAspectRatio, border: .replicate)
         let session = network.session
         let decoding = try decoder.decode(landmarks: session.output(0), presence: session.output(1),
                                           handedness: session.output(2), worldLandmarks: session.output(3),

@@ -18,6 +18,10 @@ public final class PalmDetectorStage {
     public var rectConversion: BoundingBoxRect = .palmDetection
     /// Rect → hand ROI (×2.6, shift −0.5, square long).
     public var roiTransformation: RectTransformation = .palmDetectionToROI
+    /// Whether full-image detections are mapped back by letterbox removal, as the legacy
+    /// `palm_detection_cpu.pbtxt` does (`DetectionLetterboxRemovalCalculator`), instead of through the crop
+    /// matrix as Tasks does. The two agree up to float rounding for an unrotated image.
+    public var removesLetterbox = false
     let anchors: [Anchor]
 
     /// - Throws: `RuntimeError.modelMismatch` when the model's input or outputs are not the palm
@@ -41,7 +45,9 @@ public final class PalmDetectorStage {
         let geometry = try network.run(on: image, rect: rect, keepAspectRatio: true, border: .zero)
         let decoder = DetectionDecoder.palmDetection(minScore: minScore)
         let raw = try decoder.decode(rawBoxes: network.session.output(0), rawScores: network.session.output(1), anchors: anchors)
-        return NonMaxSuppression.weighted(raw, iouThreshold: nmsThreshold).map { geometry.projectToImage($0) }
+        let kept = NonMaxSuppression.weighted(raw, iouThreshold: nmsThreshold)
+        if removesLetterbox && rect == .fullImage { return kept.map { geometry.letterboxPadding.removing(from: $0) } }
+        return kept.map { geometry.projectToImage($0) }
     }
 
     /// The hand-landmark ROI of each detection, in detection order: bounding-box rect rotated from

@@ -17,6 +17,11 @@ public final class PoseLandmarkStage {
     /// `landmarks(…, segmentation: true)` throws.
     public let computesSegmentation: Bool
 
+    /// Whether the crop keeps the ROI's aspect ratio (letterboxed): the legacy graph's
+    /// `pose_landmark_by_roi_cpu.pbtxt` sets `keep_aspect_ratio`; Tasks leaves it unset (stretch). ROIs are
+    /// square in pixels, so the two differ only by float rounding.
+    public var keepsAspectRatio = false
+
     /// - Parameter segmentation: plan the segmentation head too (needed for masks).
     /// - Throws: `RuntimeError.modelMismatch` unless the model has the pose landmark outputs
     ///   (`[1,195]`, `[1,1]`, `[1,256,256,1]`, `[1,64,64,39]`, `[1,117]`).
@@ -35,7 +40,7 @@ public final class PoseLandmarkStage {
     }
 
     public func landmarks(in image: Image, roi: NormalizedRect, presenceThreshold: Float, segmentation: Bool) throws -> Output? {
-        let geometry = try network.run(on: image, rect: roi, keepAspectRatio: false, border: .replicate)
+        let geometry = try network.run(on: image, rect: roi, keepAspectRatio: keepsAspectRatio, border: .replicate)
         let session = network.session
         let decoding = try decoder.decode(landmarks: session.output(0), presence: session.output(1), heatmap: session.output(3),
                                           worldLandmarks: session.output(4), roi: roi, letterboxPadding: geometry.letterboxPadding)

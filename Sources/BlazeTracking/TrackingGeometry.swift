@@ -89,8 +89,15 @@ public enum RegionAssociation {
     /// input) is appended after removing each element already listed whose IoU with it is `> threshold`.
     /// So a detection **replaces** the tracked region it overlaps.
     public static func replacingOverlaps(tracked: [NormalizedRect], detected: [NormalizedRect], threshold: Float) -> [NormalizedRect] {
+        associating([tracked, detected], threshold: threshold)
+    }
+
+    /// `AssociationNormRectCalculator` over its input streams in order: a later element replaces every
+    /// element already listed whose IoU with it is `> threshold`. The legacy hand graph passes palm regions
+    /// first and tracked regions second.
+    public static func associating(_ inputs: [[NormalizedRect]], threshold: Float) -> [NormalizedRect] {
         var result: [NormalizedRect] = []
-        for (i, element) in (tracked + detected).enumerated() {
+        for (i, element) in inputs.joined().enumerated() {
             if i > 0 { result.removeAll { intersectionOverUnion(element, $0) > threshold } }
             result.append(element)
         }

@@ -33,6 +33,9 @@ struct HandCommand: ParsableCommand {
     @Option(help: ArgumentHelp("With --accurate: parts to switch on, comma-separated: refine (a second landmark pass on the "
                                + "region the first pass's landmarks give; off by default).", valueName: "PARTS"))
     var accurateOn = ""
+    @Flag(help: ArgumentHelp("MediaPipe's legacy Solutions graph (mp.solutions.hands) instead of the Tasks graph: its palm regions, "
+                             + "tracking and handedness labels (for mirrored images); --min-presence-confidence is its min_tracking_confidence."))
+    var legacy = false
 
     func run() throws {
         let options = HandLandmarkerOptions()
@@ -48,6 +51,7 @@ struct HandCommand: ParsableCommand {
                 throw ValidationError("--accurate-on/--accurate-off: \(error)")
             }
         }
+        if legacy { options.legacySolution = LegacyHandSolution() }
         let task = CommandTask<HandLandmarkerDefinition>(
             options: options,
             record: { result, source in

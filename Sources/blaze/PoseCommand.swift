@@ -32,6 +32,9 @@ struct PoseCommand: ParsableCommand {
     @Option(help: ArgumentHelp("With --accurate: parts to switch off, comma-separated: tiles, rotations, zoom-out, zoom-in, refine, flip, masked-retry.",
                                valueName: "PARTS"))
     var accurateOff = ""
+    @Flag(help: ArgumentHelp("MediaPipe's legacy Solutions graph (mp.solutions.pose) instead of the Tasks graph: one person, "
+                             + "the legacy filters and mask smoothing; --min-presence-confidence is its min_tracking_confidence."))
+    var legacy = false
 
     func run() throws {
         let options = PoseLandmarkerOptions()
@@ -48,6 +51,7 @@ struct PoseCommand: ParsableCommand {
                 throw ValidationError("--accurate-off: \(error)")
             }
         }
+        if legacy { options.legacySolution = LegacyPoseSolution() }
         if let dir = segmentationDir { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) }
         let task = CommandTask<PoseLandmarkerDefinition>(
             options: options,
