@@ -31,6 +31,8 @@ enum TaskModelLocator {
             for (role, file) in zip(roles, files) { models[role.name] = try ModelFile(path: file) }
         } else if path.lowercased().hasSuffix(".task") {
             for role in roles { models[role.name] = try TaskBundleModels.convert(path, entry: role.taskBundleEntry) }
+        } else if path.lowercased().hasSuffix(".tflite") {
+            for role in roles { models[role.name] = role.isUserReplaceable ? try TaskBundleModels.convertFile(path) : try role.builtin.load() }
         } else {
             for role in roles { models[role.name] = role.isUserReplaceable ? try ModelFile(path: path) : try role.builtin.load() }
         }
@@ -73,6 +75,21 @@ enum TaskBundleModels {
             tflite: found.bytes, sourceFile: found.path, name: entry,
             properties: ["task.bundle": URL(fileURLWithPath: path).lastPathComponent, "task.entry": found.path]))
         return try ModelFile(bytes: converted.serialized(), name: "\(path):\(found.path)")
+    }
+
+    /// A MediaPipe `.tflite` landmark model (e.g. `pose_landmark_heavy.tflite`), converted in memory; its input
+    /// range comes from the built-in model of its family (the converter's rule for models it does not list).
+    static func convertFile(_ path: String) throws -> ModelFile {
+        let url = URL(fileURLWithPath: path)
+        let bytes: [UInt8]
+        do {
+            bytes = [UInt8](try Data(contentsOf: url))
+        } catch {
+            throw TaskError.modelNotFound(path: path, reason: "cannot be read: \(error.localizedDescription)")
+        }
+        let converted = try ModelConverter.convert(ConversionRequest(tflite: bytes, sourceFile: url.lastPathComponent,
+                                                                     name: url.deletingPathExtension().lastPathComponent))
+        return try ModelFile(bytes: converted.serialized(), name: path)
     }
 }
 

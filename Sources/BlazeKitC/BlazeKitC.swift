@@ -535,6 +535,11 @@ private func poseDefaults() -> blazekit_pose_landmarker_options {
     o.accurate_mode = 0
     o.accurate_min_person_height = Int32(PoseAccurateMode().smallestPersonHeight)
     o.accurate_off = nil
+    let legacy = LegacyPoseSolution()
+    o.legacy_solution = 0
+    o.smooth_landmarks = legacy.smoothLandmarks ? 1 : 0
+    o.smooth_segmentation = legacy.smoothSegmentation ? 1 : 0
+    o.solution_clock = legacy.usesSolutionClock ? 1 : 0
     return o
 }
 
@@ -590,6 +595,10 @@ public func blazekit_pose_landmarker_create_impl(_ options: UnsafePointer<blazek
         swift.minTrackingConfidence = o.min_tracking_confidence
         swift.shouldOutputSegmentationMasks = o.output_segmentation_masks != 0
         swift.accurateMode = try poseAccurateMode(o)
+        if o.legacy_solution != 0 {
+            swift.legacySolution = LegacyPoseSolution(smoothLandmarks: o.smooth_landmarks != 0, smoothSegmentation: o.smooth_segmentation != 0,
+                                                      usesSolutionClock: o.solution_clock != 0)
+        }
         let relay = o.result_callback.map { PoseRelay($0, o.user_data) }
         swift.poseLandmarkerLiveStreamDelegate = relay
         let task: PoseLandmarker
@@ -678,6 +687,7 @@ private func handDefaults() -> blazekit_hand_landmarker_options {
     o.accurate_min_hand_size = Int32(HandAccurateMode().smallestHandSize)
     o.accurate_off = nil
     o.accurate_on = nil
+    o.legacy_solution = 0
     return o
 }
 
@@ -738,6 +748,7 @@ public func blazekit_hand_landmarker_create_impl(_ options: UnsafePointer<blazek
         swift.minHandPresenceConfidence = o.min_hand_presence_confidence
         swift.minTrackingConfidence = o.min_tracking_confidence
         swift.accurateMode = try handAccurateMode(o)
+        if o.legacy_solution != 0 { swift.legacySolution = LegacyHandSolution() }
         let relay = o.result_callback.map { HandRelay($0, o.user_data) }
         swift.handLandmarkerLiveStreamDelegate = relay
         let task: HandLandmarker

@@ -41,7 +41,7 @@ extern "C" {
 #endif
 
 #define BLAZEKIT_VERSION_MAJOR 0
-#define BLAZEKIT_VERSION_MINOR 2
+#define BLAZEKIT_VERSION_MINOR 3
 #define BLAZEKIT_VERSION_PATCH 0
 
 /* ---------------------------------------------------------------------------------------------- */
@@ -261,6 +261,19 @@ typedef struct blazekit_pose_landmarker_options {
     /** With accurate_mode: parts to switch off, comma-separated: tiles, rotations, zoom-out, zoom-in,
      *  refine, flip, masked-retry. NULL or "" (the default) keeps them all. Read during create. */
     const char *accurate_off;
+    /* Since 0.3. */
+    /** Non-zero: MediaPipe's legacy Solutions graph (mp.solutions.pose) instead of the Tasks graph: one
+     *  person (num_poses must be 1), its filters and mask smoothing. min_pose_presence_confidence is then
+     *  mp.solutions' min_tracking_confidence; min_tracking_confidence is unused. IMAGE mode is
+     *  static_image_mode. Default 0. */
+    int32_t legacy_solution;
+    /** With legacy_solution, in VIDEO and LIVE_STREAM mode: smooth_landmarks; default 1. */
+    int32_t smooth_landmarks;
+    /** With legacy_solution, in VIDEO and LIVE_STREAM mode: smooth_segmentation; default 1. */
+    int32_t smooth_segmentation;
+    /** With legacy_solution: non-zero (the default) times the filters 33 333 µs a frame, as mp.solutions'
+     *  process() does, whatever the timestamps; 0 uses the timestamps passed. */
+    int32_t solution_clock;
 } blazekit_pose_landmarker_options;
 
 /** Options of a hand landmarker; same rules as blazekit_pose_landmarker_options. */
@@ -289,6 +302,12 @@ typedef struct blazekit_hand_landmarker_options {
     const char *accurate_off;
     /** With accurate_mode: parts to switch on, comma-separated: refine. NULL or "" for none. */
     const char *accurate_on;
+    /* Since 0.3. */
+    /** Non-zero: MediaPipe's legacy Solutions graph (mp.solutions.hands) instead of the Tasks graph: its
+     *  palm regions and tracking, no deduplication, and its handedness labels ("Left" for index 0, meant
+     *  for mirrored images). min_hand_presence_confidence is then mp.solutions' min_tracking_confidence;
+     *  min_tracking_confidence is unused. Default 0. */
+    int32_t legacy_solution;
 } blazekit_hand_landmarker_options;
 
 /** Sets struct_size and every default. Returns INVALID_ARGUMENT for NULL. Thread-safe. */
