@@ -53,7 +53,10 @@ class PoseOptions(ctypes.Structure):
                 ("min_pose_presence_confidence", c_float), ("min_tracking_confidence", c_float),
                 ("output_segmentation_masks", c_int32), ("result_callback", PoseCallback), ("user_data", c_void_p),
                 # since 0.2
-                ("accurate_mode", c_int32), ("accurate_min_person_height", c_int32), ("accurate_off", c_char_p)]
+                ("accurate_mode", c_int32), ("accurate_min_person_height", c_int32), ("accurate_off", c_char_p),
+                # since 0.3
+                ("legacy_solution", c_int32), ("smooth_landmarks", c_int32), ("smooth_segmentation", c_int32),
+                ("solution_clock", c_int32)]
 
 
 class HandOptions(ctypes.Structure):
@@ -64,7 +67,9 @@ class HandOptions(ctypes.Structure):
                 ("result_callback", HandCallback), ("user_data", c_void_p),
                 # since 0.2
                 ("accurate_mode", c_int32), ("accurate_min_hand_size", c_int32), ("accurate_off", c_char_p),
-                ("accurate_on", c_char_p)]
+                ("accurate_on", c_char_p),
+                # since 0.3
+                ("legacy_solution", c_int32)]
 
 
 def _library_path():

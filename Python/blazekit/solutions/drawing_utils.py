@@ -102,3 +102,42 @@ def draw_landmarks(image: np.ndarray, landmark_list, connections=None,
             border = max(spec.circle_radius + 1, int(spec.circle_radius * 1.2))
             cv2.circle(image, px, border, WHITE_COLOR, spec.thickness)
             cv2.circle(image, px, spec.circle_radius, spec.color, spec.thickness)
+
+
+def _normalize_color(color):
+    return tuple(v / 255. for v in color)
+
+
+def plot_landmarks(landmark_list, connections=None,
+                   landmark_drawing_spec: DrawingSpec = DrawingSpec(color=RED_COLOR, thickness=5),
+                   connection_drawing_spec: DrawingSpec = DrawingSpec(color=BLACK_COLOR, thickness=5),
+                   elevation: int = 10, azimuth: int = 10):
+    """Plots landmarks (e.g. `pose_world_landmarks`) and their connections in a matplotlib 3-D figure, then
+    `plt.show()`, as MediaPipe's does. Needs matplotlib (`pip install matplotlib`). Raises ValueError for a
+    connection whose index is out of range."""
+    if not landmark_list:
+        return
+    try:
+        import matplotlib.pyplot as plt
+    except ImportError as e:  # pragma: no cover
+        raise ImportError("blazekit plot_landmarks plots with matplotlib: pip install matplotlib") from e
+    landmarks = _landmarks(landmark_list)
+    plt.figure(figsize=(10, 10))
+    ax = plt.axes(projection="3d")
+    ax.view_init(elev=elevation, azim=azimuth)
+    plotted = {}
+    for idx, landmark in enumerate(landmarks):
+        if _hidden(landmark):
+            continue
+        ax.scatter3D(xs=[-landmark.z], ys=[landmark.x], zs=[-landmark.y],
+                     color=_normalize_color(landmark_drawing_spec.color[::-1]), linewidth=landmark_drawing_spec.thickness)
+        plotted[idx] = (-landmark.z, landmark.x, -landmark.y)
+    for connection in connections or ():
+        start, end = _endpoints(connection)
+        if not (0 <= start < len(landmarks) and 0 <= end < len(landmarks)):
+            raise ValueError(f"Landmark index is out of range. Invalid connection from landmark #{start} to landmark #{end}.")
+        if start in plotted and end in plotted:
+            a, b = plotted[start], plotted[end]
+            ax.plot3D(xs=[a[0], b[0]], ys=[a[1], b[1]], zs=[a[2], b[2]],
+                      color=_normalize_color(connection_drawing_spec.color[::-1]), linewidth=connection_drawing_spec.thickness)
+    plt.show()

@@ -1,1 +1,2 @@
 from . import landmark_pb2
+from . import classification_pb2

@@ -1,6 +1,7 @@
 """Small stand-ins for MediaPipe's landmark protobuf messages (`NormalizedLandmarkList`, `NormalizedLandmark`,
 `LandmarkList`, `Landmark`), enough for the samples: keyword construction, field access, `HasField`,
-`landmark.extend/append/add`, iteration and `len`. No protobuf dependency."""
+`landmark.extend/append/add`, iteration, `len`, and protobuf's text format when printed. No protobuf dependency."""
+from ._text_format import message_text
 
 _FIELDS = ("x", "y", "z", "visibility", "presence")
 
@@ -34,6 +35,12 @@ class _Point:
 
     def __eq__(self, other):
         return type(self) is type(other) and self._values == other._values
+
+    def _fields(self):
+        return [(k, self._values[k]) for k in _FIELDS if k in self._values]
+
+    def __str__(self):
+        return message_text(self._fields())
 
     def __repr__(self):
         return f"{type(self).__name__}({', '.join(f'{k}={v!r}' for k, v in self._values.items())})"
@@ -74,6 +81,9 @@ class _List:
 
     def __repr__(self):
         return f"{type(self).__name__}(landmark={list(self.landmark)!r})"
+
+    def __str__(self):
+        return message_text([("landmark", p._fields()) for p in self.landmark])
 
 
 class NormalizedLandmarkList(_List):

@@ -69,6 +69,11 @@ class HandLandmarker(_base._Landmarker):
     def create_from_options(cls, options: HandLandmarkerOptions) -> "HandLandmarker":
         """A landmarker for `options`. Raises ValueError for a bad option, RuntimeError for a model that
         cannot be opened."""
+        return cls._create_with(options)
+
+    @classmethod
+    def _create_with(cls, options: HandLandmarkerOptions, legacy_fill=None) -> "HandLandmarker":
+        """create_from_options, with `legacy_fill(c)` setting the C fields of the legacy graph (mp.solutions)."""
         def fill(c):
             c.num_hands = int(options.num_hands)
             c.min_hand_detection_confidence = float(options.min_hand_detection_confidence)
@@ -80,6 +85,8 @@ class HandLandmarker(_base._Landmarker):
                 c.accurate_min_hand_size = int(mode.smallest_hand_size)
                 c.accurate_on = mode._parts(True)
                 c.accurate_off = mode._parts(False)
+            if legacy_fill is not None:
+                legacy_fill(c)
         return cls._create(options, fill)
 
     def _convert(self, r) -> HandLandmarkerResult:

@@ -95,6 +95,11 @@ class PoseLandmarker(_base._Landmarker):
     def create_from_options(cls, options: PoseLandmarkerOptions) -> "PoseLandmarker":
         """A landmarker for `options`. Raises ValueError for a bad option, RuntimeError for a model that
         cannot be opened."""
+        return cls._create_with(options)
+
+    @classmethod
+    def _create_with(cls, options: PoseLandmarkerOptions, legacy_fill=None) -> "PoseLandmarker":
+        """create_from_options, with `legacy_fill(c)` setting the C fields of the legacy graph (mp.solutions)."""
         def fill(c):
             c.num_poses = int(options.num_poses)
             c.min_pose_detection_confidence = float(options.min_pose_detection_confidence)
@@ -106,6 +111,8 @@ class PoseLandmarker(_base._Landmarker):
                 c.accurate_mode = 1
                 c.accurate_min_person_height = int(mode.smallest_person_height)
                 c.accurate_off = mode._turned_off()
+            if legacy_fill is not None:
+                legacy_fill(c)
         task = cls._create(options, fill)
         task._masks = bool(options.output_segmentation_masks)
         return task
