@@ -11,7 +11,7 @@ import BlazeRuntime
 /// Holds a planned session and its buffers; one instance per thread.
 public final class PoseLandmarkStage {
     public let network: CroppedNetwork
-    public let decoder = PoseLandmarkDecoder()
+    public var decoder = PoseLandmarkDecoder()
 
     /// Whether the segmentation head (output 2) runs; without it the stage is ~15 % faster and
     /// `landmarks(…, segmentation: true)` throws.
