@@ -65,8 +65,6 @@ def _write(obj):
 
 if os.environ.get("LEGACY_RECORD"):
     _out = open(os.environ["LEGACY_RECORD"], "w")
-    if _masks:
-        os.makedirs(_masks, exist_ok=True)
     _write({"meta": {"impl": IMPL, "module": getattr(_mp, "__file__", None),
                      "version": getattr(_mp, "__version__", None),
                      "sample": os.path.basename(sys.argv[0]), "argv": sys.argv[1:],
@@ -105,6 +103,7 @@ def _mask(m, instance, frame):
     info = {"shape": list(a.shape), "dtype": str(a.dtype), "mean": float(a.mean(dtype=np.float64)),
             "min": float(a.min()), "max": float(a.max())}
     if _masks:
+        os.makedirs(_masks, exist_ok=True)
         q = np.round(np.clip(a.astype(np.float64), 0.0, 1.0) * 65535.0).astype(np.uint16)
         np.savez_compressed(os.path.join(_masks, f"{instance}_{frame:05d}.npz"), m=q)
     return info
