@@ -152,6 +152,8 @@ static void test_options_init(void) {
           && p.min_tracking_confidence == 0.5f && p.output_segmentation_masks == 0, "MediaPipe defaults");
     CHECK(p.result_callback == NULL && p.user_data == NULL, "");
     CHECK(p.accurate_mode == 0 && p.accurate_min_person_height == 120 && p.accurate_off == NULL, "accurate mode off");
+    CHECK(p.legacy_solution == 0 && p.smooth_landmarks == 1 && p.smooth_segmentation == 1 && p.solution_clock == 1,
+          "Tasks graph; mp.solutions' smoothing defaults");
     blazekit_hand_landmarker_options h;
     memset(&h, 0xAB, sizeof h);
     CHECK_STATUS(blazekit_hand_landmarker_options_init(&h), BLAZEKIT_OK, NULL);
@@ -159,6 +161,7 @@ static void test_options_init(void) {
           && h.min_hand_presence_confidence == 0.5f && h.min_tracking_confidence == 0.5f && h.result_callback == NULL, "");
     CHECK(h.accurate_mode == 0 && h.accurate_min_hand_size == 80 && h.accurate_off == NULL && h.accurate_on == NULL,
           "hand accurate mode off");
+    CHECK(h.legacy_solution == 0, "hand Tasks graph");
     CHECK_STATUS(blazekit_hand_landmarker_options_init(NULL), BLAZEKIT_ERROR_INVALID_ARGUMENT, "options is NULL");
 }
 
@@ -823,6 +826,65 @@ static void test_load_time_signal_handlers(const int installed[6]) {
     }
 }
 
+/* The legacy Solutions graphs (mp.solutions) through the C options: one person only, the legacy handedness
+ * labels (index 0 "Left"), smoothing switches, and an older struct (without the 0.3 fields) runs the Tasks graph. */
+static void test_legacy_solution(void) {
+    current = "legacy_solution";
+    photo p = load(POSE_PHOTO);
+    blazekit_image image = rgb_image(&p);
+    blazekit_pose_landmarker_options o;
+    blazekit_pose_landmarker *lm = NULL;
+    blazekit_pose_landmarker_options_init(&o);
+    o.legacy_solution = 1;
+    o.num_poses = 2;
+    CHECK_STATUS(blazekit_pose_landmarker_create(&o, &lm), BLAZEKIT_ERROR_INVALID_OPTION, "numPoses");
+    o.num_poses = 1;
+    o.running_mode = BLAZEKIT_RUNNING_MODE_VIDEO;
+    o.output_segmentation_masks = 1;
+    blazekit_pose_result *frames[2][3] = {{NULL}};
+    for (int smooth = 0; smooth < 2; smooth++) {
+        o.smooth_landmarks = o.smooth_segmentation = smooth;
+        CHECK_STATUS(blazekit_pose_landmarker_create(&o, &lm), BLAZEKIT_OK, NULL);
+        for (int t = 0; t < 3 && lm; t++) {
+            image.width = p.w - 16 + 8 * t;   /* a moving crop: the photo's left part, widening */
+            CHECK_STATUS(blazekit_pose_landmarker_detect_for_video(lm, &image, 40 * t, &frames[smooth][t]), BLAZEKIT_OK, NULL);
+            CHECK(frames[smooth][t] && frames[smooth][t]->pose_count == 1 && frames[smooth][t]->mask_count == 1, "frame %d", t);
+        }
+        blazekit_pose_landmarker_destroy(lm);
+        lm = NULL;
+    }
+    image.width = p.w;
+    if (frames[0][2] && frames[1][2]) {
+        CHECK(memcmp(frames[0][2]->landmarks, frames[1][2]->landmarks, 33 * sizeof(blazekit_landmark)) != 0,
+              "smooth_landmarks changes a moving pose");
+    }
+    for (int s = 0; s < 2; s++) for (int t = 0; t < 3; t++) blazekit_pose_result_free(frames[s][t]);
+
+    blazekit_hand_landmarker_options h;
+    photo hp = load(HAND_PHOTO);
+    blazekit_image himage = rgb_image(&hp);
+    for (int variant = 0; variant < 3; variant++) {
+        blazekit_hand_landmarker_options_init(&h);
+        h.num_hands = 2;
+        if (variant > 0) h.legacy_solution = 1;
+        if (variant == 2) h.struct_size = offsetof(blazekit_hand_landmarker_options, legacy_solution);
+        blazekit_hand_landmarker *hm = NULL;
+        blazekit_hand_result *r = NULL;
+        CHECK_STATUS(blazekit_hand_landmarker_create(&h, &hm), BLAZEKIT_OK, NULL);
+        CHECK_STATUS(blazekit_hand_landmarker_detect(hm, &himage, &r), BLAZEKIT_OK, NULL);
+        for (size_t i = 0; r && i < r->hand_count; i++) {
+            const blazekit_category *c = &r->handedness[i];
+            const char *index0 = variant == 1 ? "Left" : "Right";   /* legacy labels are for mirrored images */
+            CHECK((c->index == 0) == (strcmp(c->category_name, index0) == 0), "variant %d: %d %s", variant, c->index, c->category_name);
+        }
+        CHECK(r && r->hand_count >= 1, "variant %d finds the hand", variant);
+        blazekit_hand_result_free(r);
+        blazekit_hand_landmarker_destroy(hm);
+    }
+    free(hp.rgb);
+    free(p.rgb);
+}
+
 int main(void) {
     setvbuf(stdout, NULL, _IOLBF, 0);
     int crash_signals[6] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP}, installed[6];
@@ -849,6 +911,7 @@ int main(void) {
     test_hand_live_stream();
     test_threads();
     test_accurate_mode();
+    test_legacy_solution();
     if (xfailed) printf("%d expected failure%s (see XFAIL above)\n", xfailed, xfailed == 1 ? "" : "s");
     printf("%d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;
