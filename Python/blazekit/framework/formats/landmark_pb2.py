@@ -1,49 +1,15 @@
 """Small stand-ins for MediaPipe's landmark protobuf messages (`NormalizedLandmarkList`, `NormalizedLandmark`,
 `LandmarkList`, `Landmark`), enough for the samples: keyword construction, field access, `HasField`,
 `landmark.extend/append/add`, iteration, `len`, and protobuf's text format when printed. No protobuf dependency."""
-from ._text_format import message_text
+from ._message import Message, message_text
 
-_FIELDS = ("x", "y", "z", "visibility", "presence")
+_FIELDS = {name: float for name in ("x", "y", "z", "visibility", "presence")}
 
 
-class _Point:
-    __slots__ = ("_values",)
-
-    def __init__(self, **fields):
-        unknown = set(fields) - set(_FIELDS)
-        if unknown:
-            raise ValueError(f"{type(self).__name__} has no field {sorted(unknown)[0]!r}")
-        object.__setattr__(self, "_values", {k: float(v) for k, v in fields.items() if v is not None})
-
-    def __getattr__(self, name):
-        if name in _FIELDS:
-            return self._values.get(name, 0.0)
-        raise AttributeError(name)
-
-    def __setattr__(self, name, value):
-        if name not in _FIELDS:
-            raise AttributeError(f"{type(self).__name__} has no field {name!r}")
-        self._values[name] = float(value)
-
-    def HasField(self, name):  # noqa: N802 (protobuf's spelling)
-        if name not in _FIELDS:
-            raise ValueError(f"{type(self).__name__} has no field {name!r}")
-        return name in self._values
-
-    def ClearField(self, name):  # noqa: N802
-        self._values.pop(name, None)
-
-    def __eq__(self, other):
-        return type(self) is type(other) and self._values == other._values
-
-    def _fields(self):
-        return [(k, self._values[k]) for k in _FIELDS if k in self._values]
-
-    def __str__(self):
-        return message_text(self._fields())
-
-    def __repr__(self):
-        return f"{type(self).__name__}({', '.join(f'{k}={v!r}' for k, v in self._values.items())})"
+class _Point(Message):
+    __slots__ = ()
+    _FIELDS = _FIELDS
+    _DEFAULTS = {name: 0.0 for name in _FIELDS}
 
 
 class NormalizedLandmark(_Point):
