@@ -101,12 +101,11 @@ class Pose(SolutionBase):
     def _outputs_of(self, result):
         if not result.pose_landmarks:
             return {"pose_landmarks": None, "pose_world_landmarks": None, "segmentation_mask": None}
+        # As mediapipe 0.10.14's legacy graph gives them: visibility set, presence unset.
         landmarks = landmark_pb2.NormalizedLandmarkList(
-            [landmark_pb2.NormalizedLandmark(x=l.x, y=l.y, z=l.z, visibility=l.visibility, presence=l.presence)
-             for l in result.pose_landmarks[0]])
+            [landmark_pb2.NormalizedLandmark(x=l.x, y=l.y, z=l.z, visibility=l.visibility) for l in result.pose_landmarks[0]])
         world = landmark_pb2.LandmarkList(
-            [landmark_pb2.Landmark(x=l.x, y=l.y, z=l.z, visibility=l.visibility, presence=l.presence)
-             for l in result.pose_world_landmarks[0]])
+            [landmark_pb2.Landmark(x=l.x, y=l.y, z=l.z, visibility=l.visibility) for l in result.pose_world_landmarks[0]])
         mask = None
         if result.segmentation_masks:
             mask = np.array(result.segmentation_masks[0].numpy_view(), dtype=np.float32)
