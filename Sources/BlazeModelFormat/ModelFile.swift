@@ -20,8 +20,18 @@ import Foundation
 ///
 /// The data section ends the file. Because tensors are 64-byte aligned from a page-aligned
 /// mapping, the runtime reads weights straight from the memory-mapped file.
+///
+/// The float16 variant (magic `BLZKM16\0`, ``float16Magic``) has the same layout; its tensor table may
+/// also hold `float16` tensors (IEEE binary16, little-endian, 2 bytes an element, still 64-byte
+/// aligned). ``ModelFileWriter`` stores a tensor as float16 only when every one of its values
+/// converts to binary16 and back to the same float32 bit pattern, and ``ModelFile`` widens those
+/// tensors to float32 at load, so `constant(_:)` gives the same bits as the float32 file's. The
+/// Python wheel ships the built-in models in this variant (half the bytes; MediaPipe's weights are
+/// float16 to begin with); such tensors are copied to the heap at load instead of read in place.
 public enum ModelFileFormat {
     public static let magic: [UInt8] = Array("BLZKMDL".utf8) + [0]
+    /// The float16 variant's magic.
+    public static let float16Magic: [UInt8] = Array("BLZKM16".utf8) + [0]
     public static let formatVersion: UInt32 = 1
     /// Bumped whenever an op's semantics or weight layout changes.
     public static let opsetVersion: UInt32 = 1
@@ -30,6 +40,15 @@ public enum ModelFileFormat {
     public static let fileExtension = "bkm"
     /// Largest element count a tensor or value may have (guards against absurd shapes).
     public static let maxElementCount = 1 << 28
+}
+
+/// How ``ModelFileWriter`` stores tensor values.
+public enum WeightStorage: Sendable, Equatable {
+    /// Every tensor as float32 (magic `BLZKMDL`).
+    case float32
+    /// The float16 variant (magic `BLZKM16`): each tensor whose values all survive a round trip
+    /// through binary16 unchanged as float16, any other as float32.
+    case float16WhereExact
 }
 
 /// One entry of the tensor table.
@@ -76,7 +95,10 @@ public enum ModelFileWriter {
     /// Serializes a model. `constants[i]` is tensor `i`, referred to by ``ValueInfo/constant``.
     /// The output is a pure function of the arguments (sorted JSON keys, zero padding), so
     /// the same model always gives byte-identical files.
-    public static func serialize(metadata: ModelMetadata, graph: Graph, constants: [ConstantTensor]) throws -> [UInt8] {
+    /// With `weights: .float16WhereExact` it writes the float16 variant, which loads to the same
+    /// float32 bits.
+    public static func serialize(metadata: ModelMetadata, graph: Graph, constants: [ConstantTensor],
+                                 weights: WeightStorage = .float32) throws -> [UInt8] {
         let align = ModelFileFormat.alignment
         var records: [TensorRecord] = []
         var offset = 0
@@ -86,8 +108,11 @@ public enum ModelFileWriter {
                 throw ModelFormatError.badTensor(path: "<writer>", tensor: t.name,
                     reason: "shape \(t.shape) holds \(count) elements, values has \(t.values.count)")
             }
-            records.append(TensorRecord(name: t.name, shape: t.shape, offset: offset, byteCount: count * 4))
-            offset = roundUp(offset + count * 4, align)
+            let half = weights == .float16WhereExact && t.values.allSatisfy { Float(Float16($0)).bitPattern == $0.bitPattern }
+            let width = half ? 2 : 4
+            records.append(TensorRecord(name: t.name, dtype: half ? "float16" : "float32", shape: t.shape,
+                                        offset: offset, byteCount: count * width))
+            offset = roundUp(offset + count * width, align)
         }
         let dataLength = max(offset, 0)
         let header = ModelHeader(metadata: metadata, graph: graph, tensors: records)
@@ -97,7 +122,7 @@ public enum ModelFileWriter {
         let dataOffset = roundUp(ModelFileFormat.fixedHeaderSize + json.count, align)
 
         var bytes = [UInt8](repeating: 0, count: dataOffset + dataLength)
-        bytes.replaceSubrange(0..<8, with: ModelFileFormat.magic)
+        bytes.replaceSubrange(0..<8, with: weights == .float32 ? ModelFileFormat.magic : ModelFileFormat.float16Magic)
         put(UInt32(ModelFileFormat.formatVersion), at: 8, in: &bytes)
         put(UInt32(ModelFileFormat.opsetVersion), at: 12, in: &bytes)
         put(UInt64(json.count), at: 16, in: &bytes)
@@ -106,6 +131,15 @@ public enum ModelFileWriter {
         bytes.replaceSubrange(64..<(64 + json.count), with: json)
         for (t, r) in zip(constants, records) {
             var p = dataOffset + r.offset
+            if r.dtype == "float16" {
+                for v in t.values {
+                    let b = Float16(v).bitPattern.littleEndian
+                    bytes[p] = UInt8(truncatingIfNeeded: b)
+                    bytes[p + 1] = UInt8(truncatingIfNeeded: b >> 8)
+                    p += 2
+                }
+                continue
+            }
             for v in t.values {
                 let b = v.bitPattern.littleEndian
                 bytes[p] = UInt8(truncatingIfNeeded: b)
@@ -186,7 +220,8 @@ public final class ModelFile: @unchecked Sendable {
         let size = bytes.count
         let fixed = ModelFileFormat.fixedHeaderSize
         guard size >= fixed else { throw ModelFormatError.truncated(path: path, expectedAtLeast: fixed, actual: size) }
-        guard Array(bytes[0..<8]) == ModelFileFormat.magic else {
+        let magic = Array(bytes[0..<8])
+        guard magic == ModelFileFormat.magic || magic == ModelFileFormat.float16Magic else {
             let shown = bytes[0..<8].map { (0x20..<0x7f).contains($0) ? String(UnicodeScalar($0)) : "\\x" + String($0, radix: 16) }
             throw ModelFormatError.badMagic(path: path, actual: "\"" + shown.joined() + "\"")
         }
@@ -241,14 +276,37 @@ public final class ModelFile: @unchecked Sendable {
         } catch {
             throw ModelFormatError.badHeader(path: path, reason: "\(error)")
         }
-        try ModelFile.validate(header: header, dataLength: Int(dataLength), path: path)
+        try ModelFile.validate(header: header, dataLength: Int(dataLength), path: path,
+                               allowsFloat16: magic == ModelFileFormat.float16Magic)
         dataStart = storage.base! + Int(dataOffset)
+        widened = ModelFile.widen(header.tensors, data: dataStart)
     }
 
     private let dataStart: UnsafeRawPointer
+    /// The float16 tensors of the float16 variant, widened to float32 (exactly) at load; nil for float32 tensors.
+    private let widened: [UnsafeMutableBufferPointer<Float>?]
+
+    deinit {
+        for w in widened { w?.deallocate() }
+    }
+
+    private static func widen(_ tensors: [TensorRecord], data: UnsafeRawPointer) -> [UnsafeMutableBufferPointer<Float>?] {
+        tensors.map { r in
+            guard r.dtype == "float16" else { return nil }
+            let count = r.byteCount / 2
+            let raw = UnsafeMutableRawPointer.allocate(byteCount: max(count, 1) * 4, alignment: ModelFileFormat.alignment)
+            let out = raw.bindMemory(to: Float.self, capacity: max(count, 1))
+            let src = data + r.offset
+            for i in 0..<count {
+                out[i] = Float(Float16(bitPattern: UInt16(littleEndian: src.loadUnaligned(fromByteOffset: 2 * i, as: UInt16.self))))
+            }
+            return UnsafeMutableBufferPointer(start: out, count: count)
+        }
+    }
 
     /// The float32 values of tensor-table entry `index` (validated at load).
     public func constant(_ index: Int) -> UnsafeBufferPointer<Float> {
+        if let w = widened[index] { return UnsafeBufferPointer(w) }
         let r = header.tensors[index]
         let p = (dataStart + r.offset).assumingMemoryBound(to: Float.self)
         return UnsafeBufferPointer(start: p, count: r.byteCount / 4)
@@ -261,7 +319,7 @@ public final class ModelFile: @unchecked Sendable {
     }
 
     /// Checks every structural invariant the runtime relies on; reports the first violation.
-    static func validate(header: ModelHeader, dataLength: Int, path: String) throws {
+    static func validate(header: ModelHeader, dataLength: Int, path: String, allowsFloat16: Bool = false) throws {
         /// Why `shape` is unusable, or nil.
         func shapeProblem(_ shape: [Int]) -> String? {
             guard shape.count <= 6 else { return "has rank \(shape.count), at most 6 is supported" }
@@ -280,14 +338,16 @@ public final class ModelFile: @unchecked Sendable {
             if let p = shapeProblem(shape) { throw ModelFormatError.badGraph(path: path, reason: "\(what) \(p)") }
         }
         for t in header.tensors {
-            guard t.dtype == "float32" else {
-                throw ModelFormatError.badTensor(path: path, tensor: t.name, reason: "dtype expected float32, found \(t.dtype)")
+            guard t.dtype == "float32" || (allowsFloat16 && t.dtype == "float16") else {
+                throw ModelFormatError.badTensor(path: path, tensor: t.name,
+                    reason: "dtype expected " + (allowsFloat16 ? "float32 or float16" : "float32") + ", found \(t.dtype)")
             }
             if let p = shapeProblem(t.shape) { throw ModelFormatError.badTensor(path: path, tensor: t.name, reason: p) }
             let count = t.shape.reduce(1, *)
-            guard t.byteCount == count * 4 else {
+            let width = t.dtype == "float16" ? 2 : 4
+            guard t.byteCount == count * width else {
                 throw ModelFormatError.badTensor(path: path, tensor: t.name,
-                    reason: "byte count expected \(count * 4) for shape \(t.shape), found \(t.byteCount)")
+                    reason: "byte count expected \(count * width) for shape \(t.shape), found \(t.byteCount)")
             }
             guard t.offset >= 0, t.offset % ModelFileFormat.alignment == 0, t.offset <= dataLength,
                   t.byteCount <= dataLength - t.offset else {

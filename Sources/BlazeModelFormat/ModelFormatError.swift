@@ -21,7 +21,7 @@ public enum ModelFormatError: Error, Equatable, CustomStringConvertible, Sendabl
         case let .truncated(path, expected, actual):
             return "\(path): model file is truncated: expected at least \(expected) bytes, found \(actual)"
         case let .badMagic(path, actual):
-            return "\(path): not a BlazeKit model file: expected magic \"BLZKMDL\", found \(actual)"
+            return "\(path): not a BlazeKit model file: expected magic \"BLZKMDL\" (or \"BLZKM16\"), found \(actual)"
         case let .unsupportedFormatVersion(path, fileVersion, supported):
             if fileVersion > supported {
                 return "\(path): model file is format v\(fileVersion), this build of BlazeKit reads v\(supported); "
