@@ -63,4 +63,4 @@ mmdebstrap --quiet --variant=minbase --include=python3,python3-venv,python3-pip 
       PIP_CERT=/host-ca.crt SSL_CERT_FILE=/host-ca.crt PIP_DEFAULT_TIMEOUT=180 PIP_DISABLE_PIP_VERSION_CHECK=1 \
       ${http_proxy:+http_proxy=$http_proxy} ${https_proxy:+https_proxy=$https_proxy} /bin/sh /run.sh' \
   bookworm "$work/root"
-echo "PASS: the wheel installs and its IMAGE/VIDEO tests pass in a bare Debian root"
+echo "PASS: the wheel installs and the selected tests (pytest $*) pass in a bare Debian root"
