@@ -88,15 +88,22 @@ def build_library():
     if os.environ.get("BLAZEKIT_DYNAMIC_STDLIB") != "1" and os.path.exists(os.path.join(static_dir, "libswiftCore.a")):
         scratch = os.environ.get("BLAZEKIT_SCRATCH_PATH") or os.path.join(REPO, ".build-wheel")
         cmd += ["--scratch-path", scratch, "-Xswiftc", "-static-stdlib", "-Xlinker", "-L" + static_dir]
-        if os.environ.get("BLAZEKIT_DYNAMIC_OPENBLAS") != "1":
+        mode = "dynamic-openblas" if os.environ.get("BLAZEKIT_DYNAMIC_OPENBLAS") == "1" else "static-openblas"
+        if mode == "static-openblas":
             env = static_openblas_flags(scratch)
             # Keep OpenBLAS's symbols inside the library: a host's own BLAS is never interposed.
             cmd += ["-Xlinker", "--exclude-libs=libopenblas.a"]
-            # SwiftPM keeps pkg-config's answers in its build description; make it ask again.
+        # SwiftPM keeps pkg-config's answers in its build description: when the OpenBLAS mode changes, make it ask again.
+        stamp = os.path.join(scratch, "wheel-openblas-mode")
+        previous = open(stamp).read() if os.path.exists(stamp) else None
+        if previous != mode:
             for stale in (os.path.join(scratch, "release.yaml"),
                           os.path.join(scratch, "release", "description.json")):
                 if os.path.exists(stale):
                     os.remove(stale)
+            os.makedirs(scratch, exist_ok=True)
+            with open(stamp, "w") as f:
+                f.write(mode)
     print("blazekit: " + " ".join(cmd), flush=True)
     subprocess.check_call(cmd, cwd=REPO, env=env)
     bin_path = subprocess.check_output(cmd + ["--show-bin-path"], cwd=REPO, text=True, env=env).strip().splitlines()[-1]
