@@ -44,6 +44,10 @@ class SolutionBase:
     model cannot be had still constructs, as Google's samples expect, and fails when used), one frame per call."""
     _outputs = ()
 
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        cls._Outputs = collections.namedtuple("SolutionOutputs", cls._outputs)   # made once, not per frame
+
     def __init__(self, static_image_mode: bool):
         self._static = bool(static_image_mode)
         self._task = None
@@ -85,8 +89,7 @@ class SolutionBase:
             result = self._task._call_for_result(self._task._detect, frame)
         else:
             result = self._task._call_for_result(self._task._detect_for_video, frame, self._frames)
-        outputs = collections.namedtuple("SolutionOutputs", self._outputs)
-        return outputs(**self._outputs_of(result))
+        return self._Outputs(**self._outputs_of(result))
 
     def _outputs_of(self, result):  # pragma: no cover - each solution defines it
         raise NotImplementedError
