@@ -46,6 +46,8 @@ struct ModelsBenchmark: ParsableCommand {
     @Flag(help: "With --per-layer, print every node's kernel and rate instead of the slowest few.") var allNodes = false
     @Flag(help: "Run add and PReLU nodes as passes of their own, not inside the convolution before them (same outputs).")
     var unfused = false
+    @Flag(help: "Plan by fixed rules instead of timing candidate kernels when the session is made (same outputs).")
+    var fixedPlan = false
 
     var sparseConvolution: SparseConvolution? {
         switch sparse {
@@ -102,7 +104,8 @@ struct ModelsBenchmark: ParsableCommand {
                 ?? m.load()
             let session = try InferenceSession(model: file, options: RuntimeOptions(threadCount: threads, convolutionGEMM: convolutionGEMM!,
                                                                                        sparseConvolution: sparseConvolution!,
-                                                                                       fusesEpilogues: !unfused))
+                                                                                       fusesEpilogues: !unfused,
+                                                                                       planning: fixedPlan ? .fixed : .measured))
             let range = file.metadata.input.valueRange
             var state: UInt32 = 0x9E37_79B9
             for i in session.input.indices {
@@ -125,7 +128,10 @@ struct ModelsBenchmark: ParsableCommand {
             } else {
                 print("\(m.rawValue.padding(toLength: 22, withPad: " ", startingAt: 0)) threads=\(threads)  median \(fmt(median)) ms  min \(fmt(times[0])) ms  p90 \(fmt(p90)) ms")
             }
-            if perLayer { printLayers(session) }
+            if perLayer {
+                print("    planned in \(fmt(session.planSeconds * 1000)) ms (\(fixedPlan ? "fixed rules" : "candidate kernels timed"))")
+                printLayers(session)
+            }
         }
     }
 

@@ -24,12 +24,14 @@ struct KernelBenchmark: ParsableCommand {
         (112, 24, 3, 1), (96, 32, 5, 1), (56, 96, 3, 1), (48, 64, 5, 1), (28, 144, 5, 1), (14, 384, 5, 1), (112, 64, 3, 2),
     ]
 
-    @Option(help: "Which kernels: all, gemm, depthwise, narrow, sparse.") var only = "all"
+    @Option(help: "Which kernels: all, gemm, depthwise, narrow, sparse, resize.") var only = "all"
 
     /// (height, width, in channels, out channels, kernel) of convolutions with at most 8 outputs.
     static let narrowShapes: [(Int, Int, Int, Int, Int)] = [
         (256, 256, 8, 1, 3), (2, 2, 288, 1, 2), (256, 256, 8, 8, 1), (128, 128, 16, 8, 1), (64, 64, 48, 8, 1), (28, 28, 24, 2, 1), (12, 12, 256, 6, 1),
     ]
+    /// (input height, width, channels) of the ×2 bilinear resizes in pose_landmark's heads.
+    static let resizeShapes: [(Int, Int, Int)] = [(128, 128, 8), (64, 64, 8), (32, 32, 48), (16, 16, 48)]
     /// (pixels, in channels, out channels) of 1×1 convolutions, run at several shares of zero weights.
     static let sparseShapes: [(Int, Int, Int)] = [
         (12544, 16, 64), (3136, 24, 144), (3136, 144, 24), (784, 48, 192), (784, 192, 48), (196, 96, 288), (49, 288, 288),
@@ -42,6 +44,7 @@ struct KernelBenchmark: ParsableCommand {
             for (hw, c, k, s) in Self.depthwiseShapes { depthwise(size: hw, channels: c, kernel: k, stride: s) }
         }
         if ["all", "narrow"].contains(only) { for (h, w, ci, co, k) in Self.narrowShapes { narrow(h, w, ci, co, k) } }
+        if ["all", "resize"].contains(only) { for (h, w, c) in Self.resizeShapes { resize(h, w, c) } }
         if ["all", "sparse"].contains(only) {
             for (m, k, n) in Self.sparseShapes { for z in [0.5, 0.74, 0.9] { sparse(m: m, k: k, n: n, zeros: z) } }
         }
@@ -108,6 +111,24 @@ struct KernelBenchmark: ParsableCommand {
             line += "  sparse-\(packed.lanes)px \(fmt(flops / t.median / 1e9))"
         }
         print(line)
+    }
+
+    /// Milliseconds of a ×2 half-pixel bilinear resize: the whole-vector path against the any-channel path.
+    private func resize(_ h: Int, _ w: Int, _ c: Int) {
+        let input = [Float](repeating: 0.25, count: h * w * c)
+        var output = [Float](repeating: 0, count: 4 * h * w * c)
+        let rows = BilinearAxis(inputSize: h, outputSize: 2 * h, alignCorners: false, halfPixelCenters: true)
+        let columns = BilinearAxis(inputSize: w, outputSize: 2 * w, alignCorners: false, halfPixelCenters: true)
+        let vectors = time {
+            ResizeBilinearKernel.direct(input: input, output: &output, inputWidth: w, channels: c, rows: rows, columns: columns,
+                                        outputRows: 0..<(2 * h))
+        }
+        let any = time {
+            ResizeBilinearKernel.directAnyChannels(input: input, output: &output, inputWidth: w, channels: c, rows: rows,
+                                                   columns: columns, outputRows: 0..<(2 * h))
+        }
+        print("resize \(h)x\(w)x\(c) -> \(2 * h)x\(2 * w):  vectors \(String(format: "%.3f", vectors.median * 1000)) ms"
+              + "  any-channels \(String(format: "%.3f", any.median * 1000)) ms")
     }
 
     private func time(_ body: () -> Void) -> (median: Double, best: Double) {

@@ -30,6 +30,25 @@ public struct ConvolutionEpilogue: @unchecked Sendable {
         let or = UnsafeMutableRawPointer(out)
         let rr = residual.map(UnsafeRawPointer.init)
         let ar = preluAlpha.map(UnsafeRawPointer.init)
+        if channels.count == stride, stride % 8 == 0, !pixels.isEmpty {
+            // Whole rows of a channel count in whole vectors: one flat pass over the block, no per-pixel loop
+            // (1×1 convolutions with eight outputs spent more time here than in their kernel).
+            var c = 0
+            for i in Swift.stride(from: pixels.lowerBound * stride, to: pixels.upperBound * stride, by: 8) {
+                var v = or.loadUnaligned(fromByteOffset: i * 4, as: SIMD8<Float>.self)
+                if let rr {
+                    v = v + rr.loadUnaligned(fromByteOffset: i * 4, as: SIMD8<Float>.self)
+                    if clamped { v = clampLanes(v, lo, hi) }
+                }
+                if let ar {
+                    let a = ar.loadUnaligned(fromByteOffset: c * 4, as: SIMD8<Float>.self)
+                    v = v.replacing(with: v * a, where: v .< zero)
+                    c = c + 8 == stride ? 0 : c + 8
+                }
+                or.storeBytes(of: v, toByteOffset: i * 4, as: SIMD8<Float>.self)
+            }
+            return
+        }
         let vectorEnd = channels.lowerBound + (channels.count & ~7)
         for p in pixels {
             let row = p * stride

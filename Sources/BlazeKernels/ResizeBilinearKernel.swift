@@ -30,9 +30,56 @@ public struct BilinearAxis: Sendable, Equatable {
 ///
 /// ### See Also
 /// - ``ResizeBilinearKernel/reference(input:output:inputWidth:channels:rows:columns:)``
+/// - ``ResizeBilinearKernel/directAnyChannels(input:output:inputWidth:channels:rows:columns:outputRows:)``
 public enum ResizeBilinearKernel {
-    /// SIMD over channels for output rows `outputRows`.
+    /// SIMD over channels for output rows `outputRows`. Each output is `((a·w00 + b·w10) + d·w01) + e·w11`
+    /// with `w00 = (1 − fy)(1 − fx)`, `w10 = fy(1 − fx)`, `w01 = (1 − fy)fx`, `w11 = fy·fx` in float, unfused,
+    /// whichever path computes it.
     public static func direct(input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>, inputWidth: Int, channels c: Int,
+                              rows: BilinearAxis, columns: BilinearAxis, outputRows: Range<Int>) {
+        guard c % 8 == 0 else {
+            return directAnyChannels(input: input, output: output, inputWidth: inputWidth, channels: c, rows: rows,
+                                     columns: columns, outputRows: outputRows)
+        }
+        // Channels in whole vectors: the column tables read without bounds checks, the four source pixels'
+        // addresses and weights once per output pixel.
+        let ir = UnsafeRawPointer(input)
+        let rowBytes = inputWidth * c * 4
+        columns.lower.withUnsafeBufferPointer { lower in
+            columns.upper.withUnsafeBufferPointer { upper in
+                columns.fraction.withUnsafeBufferPointer { fraction in
+                    let outW = lower.count
+                    for y in outputRows {
+                        let fy = rows.fraction[y]
+                        let vy1 = SIMD8<Float>(repeating: fy), vy0 = SIMD8<Float>(repeating: 1 - fy)
+                        let top = ir + rows.lower[y] * rowBytes, bottom = ir + rows.upper[y] * rowBytes
+                        var out = UnsafeMutableRawPointer(output + y * outW * c)
+                        for x in 0..<outW {
+                            let fx = fraction[x]
+                            let vx1 = SIMD8<Float>(repeating: fx), vx0 = SIMD8<Float>(repeating: 1 - fx)
+                            let w00 = vy0 * vx0, w10 = vy1 * vx0, w01 = vy0 * vx1, w11 = vy1 * vx1
+                            let left = lower[x] * c * 4, right = upper[x] * c * 4
+                            var offset = 0
+                            while offset < c * 4 {
+                                let a = top.loadUnaligned(fromByteOffset: left + offset, as: SIMD8<Float>.self)
+                                let b = bottom.loadUnaligned(fromByteOffset: left + offset, as: SIMD8<Float>.self)
+                                let d = top.loadUnaligned(fromByteOffset: right + offset, as: SIMD8<Float>.self)
+                                let e = bottom.loadUnaligned(fromByteOffset: right + offset, as: SIMD8<Float>.self)
+                                let v = a * w00 + b * w10 + d * w01 + e * w11
+                                out.storeBytes(of: v, toByteOffset: offset, as: SIMD8<Float>.self)
+                                offset += 32
+                            }
+                            out += c * 4
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// ``direct(input:output:inputWidth:channels:rows:columns:outputRows:)`` for any channel count: eight channels
+    /// a vector, then one at a time. The same arithmetic, term for term, as the vector path.
+    public static func directAnyChannels(input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>, inputWidth: Int, channels c: Int,
                               rows: BilinearAxis, columns: BilinearAxis, outputRows: Range<Int>) {
         let ir = UnsafeRawPointer(input), or = UnsafeMutableRawPointer(output)
         let c8 = c & ~7

@@ -28,6 +28,10 @@ struct NodeBinding {
     let gemmTile: GEMMTile?
     /// Which 1×1 convolutions go sparse.
     var sparseConvolution: SparseConvolution = .measured
+    /// Whether planners may time candidate kernels (``Planning/measured``); else they follow fixed rules.
+    var measuresPlan = true
+    /// Tests only: see ``RuntimeOptions/pointwiseNarrowForTesting``.
+    var pointwiseNarrowForTesting: Bool? = nil
     /// The add and PReLU a convolution absorbs (``EpilogueFusion``); nil for every other node.
     var epilogue: ConvolutionEpilogue? = nil
     /// The session's threads, for planners that time candidate kernels as they would run.

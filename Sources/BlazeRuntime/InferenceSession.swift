@@ -23,15 +23,21 @@ public struct RuntimeOptions: Sendable, Equatable {
     /// outputs as the convolution writes it, instead of as passes of their own. The outputs are the
     /// same bits either way; `false` is for measuring and testing that.
     public var fusesEpilogues: Bool
+    /// Whether planning times its candidates on this machine (``Planning/measured``) or follows fixed rules.
+    public var planning: Planning
+    /// Tests only: 1×1 convolutions with at most eight outputs through the narrow kernel (true) or the packed
+    /// GEMM (false), unmeasured; nil as ``planning`` says.
+    var pointwiseNarrowForTesting: Bool?
 
     public init(threadCount: Int = 1, computedOutputs: Set<Int>? = nil,
                 convolutionGEMM: ConvolutionGEMM = .automatic, sparseConvolution: SparseConvolution = .measured,
-                fusesEpilogues: Bool = true) {
+                fusesEpilogues: Bool = true, planning: Planning = .measured) {
         self.threadCount = threadCount
         self.computedOutputs = computedOutputs
         self.convolutionGEMM = convolutionGEMM
         self.sparseConvolution = sparseConvolution
         self.fusesEpilogues = fusesEpilogues
+        self.planning = planning
     }
 
     func validate() throws {
@@ -55,6 +61,18 @@ public struct RuntimeOptions: Sendable, Equatable {
     }
 }
 
+/// How a session chooses among kernels that compute the same bits at different speeds: for a 1×1 convolution,
+/// sparse or dense (with ``SparseConvolution/measured``), and with at most eight outputs, the pixel-major narrow
+/// kernel or the packed GEMM.
+public enum Planning: Sendable, Equatable {
+    /// Time the candidates on this machine, on each node's own shape and the session's threads, when the session
+    /// is created, and keep the faster (``InferenceSession/planSeconds`` says how long planning took).
+    case measured
+    /// Fixed rules, no timing: the same kernels on every machine with a given tile (1×1 convolutions dense unless
+    /// ``SparseConvolution/sparse`` is asked for; the narrow kernel for at most eight outputs).
+    case fixed
+}
+
 /// What runs the matrix products of dense convolutions.
 public enum ConvolutionGEMM: Sendable, Equatable {
     /// The widest ``GEMMTile`` this CPU and build support (AVX-512 8×32, else FMA 6×16), else BLAS.
@@ -72,7 +90,8 @@ public enum ConvolutionGEMM: Sendable, Equatable {
 /// same sequence of fused multiply-adds, zero terms aside, and give identical bits.
 public enum SparseConvolution: Sendable, Equatable {
     /// When the session is planned, time both kernels on each candidate node's own shape (1×1
-    /// convolutions with at least ``measuredMinimumZeroFraction`` zero weights) and keep the faster.
+    /// convolutions with at least ``measuredMinimumZeroFraction`` zero weights) and keep the faster;
+    /// with ``Planning/fixed`` (no timing), the dense GEMM.
     case measured
     /// Every 1×1 convolution through the dense GEMM.
     case dense
@@ -116,6 +135,9 @@ public final class InferenceSession: @unchecked Sendable {
     /// that absorbs the add and PReLU after it (``RuntimeOptions/fusesEpilogues``) is one step, listed under
     /// the convolution's node; nodes no computed output needs have no step.
     public let stepNodes: [Int]
+    /// Seconds the session took to plan: checking the graph, packing weights, placing the arena and, with
+    /// ``Planning/measured``, timing candidate kernels.
+    public let planSeconds: Double
 
     /// Loads and plans the model file at `path`.
     public convenience init(path: String, options: RuntimeOptions = RuntimeOptions()) throws {
@@ -126,6 +148,7 @@ public final class InferenceSession: @unchecked Sendable {
     /// networks of one pipeline, which run one at a time; its `threadCount` must equal
     /// `options.threadCount`), else on a pool of its own.
     public init(model: ModelFile, options: RuntimeOptions = RuntimeOptions(), workers: WorkerPool? = nil) throws {
+        let planStart = DispatchTime.now().uptimeNanoseconds
         try options.validate()
         if let workers, workers.threadCount != options.threadCount {
             throw RuntimeError.invalidOption(name: "workers", expected: "a pool of options.threadCount = \(options.threadCount) threads",
@@ -234,6 +257,7 @@ public final class InferenceSession: @unchecked Sendable {
                 outputs: step.outputs.map { pointer($0) },
                 constants: node.inputs.map { model.constantData(ofValue: $0) },
                 threadCount: options.threadCount, gemmTile: options.gemmTile, sparseConvolution: options.sparseConvolution,
+                measuresPlan: options.planning == .measured, pointwiseNarrowForTesting: options.pointwiseNarrowForTesting,
                 epilogue: try fusion.groups[n].map { group in
                     ConvolutionEpilogue(residual: group.add.map { UnsafePointer(pointer($0.residual)) },
                                         residualClamp: try group.add.map { add in
@@ -261,6 +285,7 @@ public final class InferenceSession: @unchecked Sendable {
             }
         }
         self.regions = regions
+        planSeconds = Double(DispatchTime.now().uptimeNanoseconds - planStart) * 1e-9
         self.stepNodes = stepNodes
         stepNames = stepNodes.map { g.nodes[$0].name }
         stepKinds = stepNodes.map { g.nodes[$0].op }

@@ -14,7 +14,7 @@ import Testing
         return v
     }
 
-    @Test(arguments: [(5, 1), (3, 8), (4, 17), (6, 24), (2, 37)])
+    @Test(arguments: [(5, 1), (3, 8), (4, 17), (6, 24), (2, 37), (7, 16), (9, 48)])
     func matchesTheSeparatePasses(pixels: Int, channels: Int) {
         let n = pixels * channels
         let conv = data(n, seed: 1), residual = data(n, seed: 2)
@@ -41,6 +41,11 @@ import Testing
                         e.apply(&fused, pixels: 0..<cut, channels: 0..<channels, stride: channels)
                         e.apply(&fused, pixels: cut..<pixels, channels: split..<channels, stride: channels)
                         e.apply(&fused, pixels: cut..<pixels, channels: 0..<split, stride: channels)
+                        // Whole rows from a later pixel (the flat pass where channels are whole vectors).
+                        var rows = conv
+                        e.apply(&rows, pixels: 0..<1, channels: 0..<channels, stride: channels)
+                        e.apply(&rows, pixels: 1..<pixels, channels: 0..<channels, stride: channels)
+                        expectBitIdentical(rows, separate, "rows \(pixels)×\(channels) \(clamp) add \(add) prelu \(prelu)")
                         e.applyReference(&plain, pixels: 0..<pixels, channels: 0..<channels, stride: channels)
                         expectBitIdentical(fused, separate, "\(pixels)×\(channels) \(clamp) add \(add) prelu \(prelu)")
                         expectBitIdentical(plain, separate, "reference \(pixels)×\(channels) \(clamp) add \(add) prelu \(prelu)")

@@ -51,6 +51,24 @@ import Testing
         expectClose(g, e, rtol: 1e-5, atol: 1e-6, "resize")
     }
 
+    /// The whole-vector path gives the bits of the any-channel path (whose arithmetic the networks' outputs were
+    /// fixed with), in row pieces, at 8, 16 and 48 channels and awkward sizes.
+    @Test(arguments: [(6, 6, 8, 12, 12, false, true), (5, 7, 16, 9, 4, false, false), (3, 9, 48, 7, 17, true, false),
+                      (64, 64, 8, 128, 128, false, true), (1, 1, 8, 3, 3, true, false)])
+    func resizeBilinearVectorPathKeepsTheBits(inH: Int, inW: Int, c: Int, outH: Int, outW: Int, align: Bool, half: Bool) {
+        var rng = SeededRandom(seed: 11)
+        let x = rng.array(inH * inW * c)
+        let rows = BilinearAxis(inputSize: inH, outputSize: outH, alignCorners: align, halfPixelCenters: half)
+        let cols = BilinearAxis(inputSize: inW, outputSize: outW, alignCorners: align, halfPixelCenters: half)
+        var e = [Float](repeating: 0, count: outH * outW * c), g = [Float](repeating: .nan, count: e.count)
+        ResizeBilinearKernel.directAnyChannels(input: x, output: &e, inputWidth: inW, channels: c, rows: rows, columns: cols,
+                                               outputRows: 0..<outH)
+        for piece in [0..<(outH / 3), (outH / 3)..<outH] {
+            ResizeBilinearKernel.direct(input: x, output: &g, inputWidth: inW, channels: c, rows: rows, columns: cols, outputRows: piece)
+        }
+        #expect(g.map(\.bitPattern) == e.map(\.bitPattern))
+    }
+
     @Test func bilinearAxisFollowsTFLite() {
         // 2 -> 4, half pixel: s = (o + 0.5)·0.5 − 0.5 = −0.25, 0.25, 0.75, 1.25
         let a = BilinearAxis(inputSize: 2, outputSize: 4, alignCorners: false, halfPixelCenters: true)

@@ -5,7 +5,8 @@ import BlazeModelFormat
 import Testing
 
 /// Issue #13's item 6: the convolution paths a session may choose — the AVX2 6×16 and AVX-512 8×32
-/// GEMM tiles, the narrow pixel-major kernel at 8 or 16 pixels, sparse or dense 1×1, add and PReLU
+/// GEMM tiles, the narrow pixel-major kernel at 8 or 16 pixels or the packed GEMM for a few outputs,
+/// sparse or dense 1×1, measured or fixed plans, add and PReLU
 /// inside the convolution or on their own — and the thread count change speed only, never a bit of
 /// any model output.
 @Suite struct ConvolutionPathTests {
@@ -41,6 +42,15 @@ import Testing
                                                    sparseConvolution: sparse)))
                 }
             }
+            // 1×1 convolutions of at most eight outputs through the narrow kernel or the packed GEMM, and fixed plans.
+            for narrow in [true, false] {
+                for threads in [1, 2] {
+                    var o = RuntimeOptions(threadCount: threads, convolutionGEMM: .packed(tile))
+                    o.pointwiseNarrowForTesting = narrow
+                    options.append(("\(tile.rawValue) narrow 1×1 \(narrow) \(threads) threads", o))
+                }
+            }
+            options.append(("\(tile.rawValue) fixed plan", RuntimeOptions(convolutionGEMM: .packed(tile), planning: .fixed)))
             // Add and PReLU as passes of their own instead of inside the convolutions.
             for threads in [1, 2] {
                 options.append(("\(tile.rawValue) unfused \(threads) threads",

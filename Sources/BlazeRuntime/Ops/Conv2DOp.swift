@@ -43,10 +43,20 @@ enum Conv2DOp: OpPlanner {
             let zeros = UnsafeBufferPointer(start: s.weights, count: count).reduce(0) { $1 == 0 ? $0 + 1 : $0 }
             switch b.sparseConvolution {
             case .sparse: return sparseStep(s, wide: wide)
-            case .measured where Double(zeros) >= SparseConvolution.measuredMinimumZeroFraction * Double(count):
+            case .measured where b.measuresPlan && Double(zeros) >= SparseConvolution.measuredMinimumZeroFraction * Double(count):
                 return faster(sparseStep(s, wide: wide), denseStep(s, tile: tile, wide: wide, inChannels: x.c), pool: b.pool)
             default: break
             }
+        }
+        if window.isPointwise, outC <= Step.narrowOutputChannelLimit, b.pointwiseNarrowForTesting == false {
+            return packedStep(s, tile: tile, inChannels: x.c)
+        }
+        if window.isPointwise, outC <= Step.narrowOutputChannelLimit, b.measuresPlan, b.pointwiseNarrowForTesting == nil {
+            // The pixel-major narrow kernel or the packed GEMM (with most of its tile's columns empty): which is
+            // faster depends on the map and the host (256 × 256, 8 → 8 on one Intel AVX-512 core: GEMM 0.32 ms,
+            // narrow 0.42 ms in `blaze-bench kernels`; at 28 × 28, 24 → 2 the narrow kernel wins by half).
+            return faster(denseStep(s, tile: tile, wide: wide, inChannels: x.c),
+                          packedStep(s, tile: tile, inChannels: x.c), pool: b.pool)
         }
         return denseStep(s, tile: tile, wide: wide, inChannels: x.c)
     }
@@ -65,6 +75,13 @@ enum Conv2DOp: OpPlanner {
             s.scratch = ScratchBuffer(floats: packed.scratchFloats * s.tasks)
             return s
         }
+        return packedStep(s, tile: tile, inChannels: inChannels)
+    }
+
+    /// The packed GEMM, whatever the number of outputs: 1×1 directly, k×k through in-place reads and im2col at borders.
+    static func packedStep(_ base: Step, tile: GEMMTile, inChannels: Int) -> Step {
+        var s = base
+        let window = s.window, outC = s.outChannels
         let depth = window.kernelHeight * window.kernelWidth * inChannels
         let packed = PackedGEMMWeights(weights: s.weights, bias: s.bias, outputs: outC, depth: depth, tile: tile,
                                        window: window.isPointwise ? nil : window, inChannels: inChannels)
@@ -104,7 +121,7 @@ enum Conv2DOp: OpPlanner {
         return s
     }
 
-    /// Whichever of two 1×1 steps `a` and `b` runs the node faster on this machine, timed on a scratch
+    /// Whichever of two 1×1 steps `a` and `b` (sparse or dense; narrow or packed GEMM) runs the node faster on this machine, timed on a scratch
     /// input of small values, in alternation, best of three runs after a warm-up. A map of at most
     /// ``timingPixels`` pixels runs whole, as planned, on the session's `pool` when it has several
     /// threads (how the work is split and the threads' shared caches decide: pose_detection's 14×14,
