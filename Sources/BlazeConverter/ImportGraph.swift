@@ -51,17 +51,34 @@ public struct ImportOperator: Sendable, Equatable {
     public var inputs: [Int]
     public var outputs: [Int]
     public var options: OperatorOptions
+    /// A custom operator's code, e.g. `TransformLandmarks`, its version and its FlexBuffer options; nil for builtins.
+    public var custom: CustomOperator?
 
-    public init(index: Int, code: Int, name: String? = nil, inputs: [Int], outputs: [Int], options: OperatorOptions = .none) {
+    public init(index: Int, code: Int, name: String? = nil, inputs: [Int], outputs: [Int], options: OperatorOptions = .none,
+                custom: CustomOperator? = nil) {
         self.index = index
         self.code = code
         self.name = name ?? TFLiteSchema.operatorName(code)
         self.inputs = inputs
         self.outputs = outputs
         self.options = options
+        self.custom = custom
     }
 
     public var builtin: BuiltinOperator? { BuiltinOperator(rawValue: code) }
+}
+
+/// What identifies a custom operator: its `custom_code`, the `version` of its operator code and its options.
+public struct CustomOperator: Sendable, Equatable {
+    public var code: String
+    public var version: Int
+    public var options: [UInt8]
+
+    public init(code: String, version: Int, options: [UInt8]) {
+        self.code = code
+        self.version = version
+        self.options = options
+    }
 }
 
 /// A TFLite subgraph with decoded constants: what the TFLite-level passes
@@ -112,8 +129,11 @@ public struct ImportGraph: Sendable, Equatable {
             }
             for i in op.inputs { try checkIndex(i, "operator \(index) input", optional: true) }
             for o in op.outputs { try checkIndex(o, "operator \(index) output", optional: false) }
-            operators.append(ImportOperator(index: index, code: code, name: model.operatorCodes[op.opcodeIndex].name,
-                                            inputs: op.inputs, outputs: op.outputs, options: op.options))
+            let opcode = model.operatorCodes[op.opcodeIndex]
+            let custom = code == BuiltinOperator.custom.rawValue
+                ? CustomOperator(code: opcode.customCode ?? "", version: opcode.version, options: op.customOptions) : nil
+            operators.append(ImportOperator(index: index, code: code, name: opcode.name,
+                                            inputs: op.inputs, outputs: op.outputs, options: op.options, custom: custom))
         }
         for i in sub.inputs { try checkIndex(i, "subgraph input", optional: false) }
         for o in sub.outputs { try checkIndex(o, "subgraph output", optional: false) }

@@ -6,7 +6,8 @@ import BlazeModelFormat
 /// `pads`; constant shape/size/axis tensors become attributes. Every value gets the static
 /// shape of its TFLite tensor, and window ops are checked against the shapes their pads imply.
 /// Operators that cannot be lowered are collected and reported together in
-/// ``ConverterError/unsupportedOperators(_:)``.
+/// ``ConverterError/unsupportedOperators(_:)``. MUL, STRIDED_SLICE and MediaPipe's custom operators are
+/// lowered in `TFLiteImporter+MediaPipe.swift`.
 public struct TFLiteImporter {
     private let source: ImportGraph
     private var values: [ValueInfo] = []
@@ -30,7 +31,7 @@ public struct TFLiteImporter {
     }
 
     /// A per-operator problem; becomes an ``UnsupportedOperator``.
-    private struct OperatorIssue: Error {
+    struct OperatorIssue: Error {
         var reason: String
         init(_ reason: String) { self.reason = reason }
     }
@@ -88,7 +89,7 @@ public struct TFLiteImporter {
     }
 
     /// The float32 values of constant tensor `t`.
-    private func floats(_ t: Int, _ role: String) throws -> [Float] {
+    func floats(_ t: Int, _ role: String) throws -> [Float] {
         guard t >= 0 else { throw OperatorIssue("\(role) is missing") }
         let tensor = source.tensors[t]
         guard tensor.sparsity == nil else { throw OperatorIssue("\(role) '\(tensor.name)' is still sparse") }
@@ -100,7 +101,7 @@ public struct TFLiteImporter {
     }
 
     /// The int32 values of constant tensor `t`.
-    private func ints(_ t: Int, _ role: String) throws -> [Int] {
+    func ints(_ t: Int, _ role: String) throws -> [Int] {
         guard t >= 0 else { throw OperatorIssue("\(role) is missing") }
         let tensor = source.tensors[t]
         guard case .int32(let v)? = tensor.data, tensor.sparsity == nil else {
@@ -110,7 +111,7 @@ public struct TFLiteImporter {
     }
 
     /// A constant value holding `data` under `shape` (the tensor's own shape unless given).
-    private mutating func constant(_ t: Int, data: [Float], shape: [Int]) -> Int {
+    mutating func constant(_ t: Int, data: [Float], shape: [Int]) -> Int {
         let key = "\(t)|\(shape)"
         if let v = constantValue[key] { return v }
         var name = source.tensors[t].name
@@ -122,14 +123,14 @@ public struct TFLiteImporter {
     }
 
     /// A new constant not backed by a TFLite tensor (e.g. a zero bias).
-    private mutating func syntheticConstant(name: String, data: [Float], shape: [Int]) -> Int {
+    mutating func syntheticConstant(name: String, data: [Float], shape: [Int]) -> Int {
         constants.append(ConstantTensor(name: name, shape: shape, values: data))
         values.append(ValueInfo(name: name, shape: shape, constant: constants.count - 1))
         return values.count - 1
     }
 
     /// A float32 input: an activation, or a float32 constant under its own shape.
-    private mutating func floatInput(_ t: Int, _ role: String) throws -> Int {
+    mutating func floatInput(_ t: Int, _ role: String) throws -> Int {
         guard t >= 0 else { throw OperatorIssue("\(role) is missing") }
         let tensor = source.tensors[t]
         if tensor.isConstant {
@@ -143,9 +144,9 @@ public struct TFLiteImporter {
     /// The shape of tensor `t`; an omitted optional input (index −1) has the empty shape, which the lowerings'
     /// shape checks then reject with a message (a FULLY_CONNECTED whose weights are omitted trapped here
     /// before; found by `Tools/fuzzing/fuzz.sh tflite`).
-    private func shape(_ t: Int) -> [Int] { t >= 0 ? source.tensors[t].shape : [] }
+    func shape(_ t: Int) -> [Int] { t >= 0 ? source.tensors[t].shape : [] }
 
-    private static func activationName(_ code: Int) throws -> String {
+    static func activationName(_ code: Int) throws -> String {
         switch code {
         case 0: return Activation.none.rawValue
         case 1: return Activation.relu.rawValue
@@ -162,14 +163,14 @@ public struct TFLiteImporter {
         return p
     }
 
-    private func expectCounts(_ op: ImportOperator, inputs: ClosedRange<Int>, outputs: Int = 1) throws {
+    func expectCounts(_ op: ImportOperator, inputs: ClosedRange<Int>, outputs: Int = 1) throws {
         guard inputs.contains(op.inputs.count), op.outputs.count == outputs else {
             throw OperatorIssue("expected \(inputs.lowerBound == inputs.upperBound ? "\(inputs.lowerBound)" : "\(inputs)") inputs and \(outputs) output(s), found \(op.inputs.count) and \(op.outputs.count)")
         }
     }
 
-    private mutating func emit(_ kind: OpKind, _ op: ImportOperator, inputs: [Int],
-                               attributes: [String: AttributeValue] = [:]) throws {
+    mutating func emit(_ kind: OpKind, _ op: ImportOperator, inputs: [Int],
+                       attributes: [String: AttributeValue] = [:]) throws {
         var outs: [Int] = []
         for o in op.outputs {
             guard activationValue[o] == nil, !source.tensors[o].isConstant else {
@@ -198,6 +199,15 @@ public struct TFLiteImporter {
         case .concatenation: try lowerConcatenation(op)
         case .mean: try lowerMean(op)
         case .fullyConnected: try lowerFullyConnected(op)
+        case .relu:
+            try expectCounts(op, inputs: 1...1)
+            let x = try floatInput(op.inputs[0], "input")
+            guard shape(op.inputs[0]) == shape(op.outputs[0]) else {
+                throw OperatorIssue("output shape \(shape(op.outputs[0])) differs from input shape \(shape(op.inputs[0]))")
+            }
+            try emit(.relu, op, inputs: [x])
+        case .mul: try lowerMul(op)
+        case .stridedSlice: try lowerStridedSlice(op)
         case .logistic:
             try expectCounts(op, inputs: 1...1)
             let x = try floatInput(op.inputs[0], "input")
@@ -209,8 +219,7 @@ public struct TFLiteImporter {
             throw OperatorIssue("not supported: only DEQUANTIZE of a FLOAT16 constant can be converted (it is folded)")
         case .densify:
             throw OperatorIssue("not supported: only DENSIFY of a sparse constant can be converted (it is folded)")
-        case .custom:
-            throw OperatorIssue("not supported")
+        case .custom: try lowerCustom(op)
         }
     }
 

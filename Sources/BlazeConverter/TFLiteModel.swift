@@ -120,6 +120,8 @@ public struct TFLiteOperator: Sendable {
     public var inputs: [Int]
     public var outputs: [Int]
     public var options: OperatorOptions
+    /// `custom_options`: a custom operator's FlexBuffer of options (empty when absent).
+    public var customOptions: [UInt8]
 
     init(_ t: FlatBufferTable) throws {
         opcodeIndex = Int(try t.scalar(0, "opcode_index", default: UInt32(0)))
@@ -128,6 +130,7 @@ public struct TFLiteOperator: Sendable {
         let optionsType = Int(try t.scalar(3, "builtin_options_type", default: UInt8(0)))
         let optionsTable = try t.table(4, "builtin_options", type: "BuiltinOptions")
         options = try OperatorOptions.decode(type: optionsType, table: optionsTable)
+        customOptions = try t.byteRange(5, "custom_options").map { Array(t.buffer.bytes[$0]) } ?? []
     }
 }
 

@@ -51,11 +51,14 @@ public enum BuiltinOperator: Int, Sendable {
     case fullyConnected = 9
     case logistic = 14
     case maxPool2d = 17
+    case mul = 18
+    case relu = 19
     case reshape = 22
     case resizeBilinear = 23
     case custom = 32
     case pad = 34
     case mean = 40
+    case stridedSlice = 45
     case prelu = 54
     case densify = 124
 }
@@ -109,7 +112,9 @@ enum BuiltinOptionsType: Int {
     case add = 11
     case resizeBilinear = 15
     case reshape = 17
+    case mul = 21
     case reducer = 27
+    case stridedSlice = 32
     case depthToSpace = 94
 }
 
@@ -130,6 +135,9 @@ public enum OperatorOptions: Sendable, Equatable {
     case depthToSpace(blockSize: Int)
     case fullyConnected(activation: Int, weightsFormat: Int, keepNumDims: Bool)
     case reducer(keepDims: Bool)
+    case mul(activation: Int)
+    /// StridedSliceOptions: the five masks and `offset`.
+    case stridedSlice(beginMask: Int, endMask: Int, ellipsisMask: Int, newAxisMask: Int, shrinkAxisMask: Int, offset: Bool)
     /// An options table of a type the converter does not decode.
     case other(type: Int)
 
@@ -173,6 +181,12 @@ public enum OperatorOptions: Sendable, Equatable {
                                    weightsFormat: try i8(1, "weights_format"), keepNumDims: try t.bool(2, "keep_num_dims"))
         case .reducer:
             return .reducer(keepDims: try t.bool(0, "keep_dims"))
+        case .mul:
+            return .mul(activation: try i8(0, "fused_activation_function"))
+        case .stridedSlice:
+            return .stridedSlice(beginMask: try i32(0, "begin_mask"), endMask: try i32(1, "end_mask"),
+                                 ellipsisMask: try i32(2, "ellipsis_mask"), newAxisMask: try i32(3, "new_axis_mask"),
+                                 shrinkAxisMask: try i32(4, "shrink_axis_mask"), offset: try t.bool(5, "offset"))
         }
     }
 }

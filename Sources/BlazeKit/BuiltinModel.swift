@@ -3,7 +3,7 @@ import BlazeModels
 import BlazeRuntime
 import Foundation
 
-/// The seven Blaze networks that ship with BlazeKit, converted from MediaPipe 0.10.14's
+/// The eleven MediaPipe networks that ship with BlazeKit, converted from MediaPipe 0.10.14's
 /// `.tflite` files (see `Models/README.md` for provenance). Their facts (source hash, input shape and
 /// range, `.task` entry) live in `KnownModel.all` (BlazeModelFormat), shared with the converter.
 public enum BuiltinModel: String, CaseIterable, Sendable, Codable {
@@ -21,6 +21,14 @@ public enum BuiltinModel: String, CaseIterable, Sendable, Codable {
     case handLandmarkFull = "hand_landmark_full"
     /// The lite hand landmark model: the same outputs, smaller network.
     case handLandmarkLite = "hand_landmark_lite"
+    /// BlazeFace short range (128×128 input): face boxes and six keypoints, Holistic's face detector.
+    case faceDetectionShortRange = "face_detection_short_range"
+    /// The face mesh: 468 landmarks and a face score (192×192 input).
+    case faceLandmark = "face_landmark"
+    /// The face mesh with attention: the 468 landmarks with refined lips and eyes, and 10 iris points.
+    case faceLandmarkWithAttention = "face_landmark_with_attention"
+    /// Holistic's hand re-crop network: from a 256×256 crop around a hand, two points that place its box.
+    case handRecrop = "hand_recrop"
 
     /// The model's entry in the shared facts table: source file and SHA-256, input shape and range,
     /// `.task` entry.
@@ -35,7 +43,8 @@ public enum BuiltinModel: String, CaseIterable, Sendable, Codable {
     public var fileName: String { facts.fileName }
 
     /// The name of this model's entry in MediaPipe's official `.task` bundles, without `.tflite`:
-    /// `pose_detector`, `pose_landmarks_detector`, `hand_detector` or `hand_landmarks_detector`.
+    /// `pose_detector`, `pose_landmarks_detector`, `hand_detector`, `hand_landmarks_detector`, `face_detector`,
+    /// `face_landmarks_detector` or `hand_roi_refinement`.
     public var taskBundleEntryName: String { facts.taskBundleEntryName }
 
     /// Where the built-in file lives, found through the package's resource bundle with no configuration.

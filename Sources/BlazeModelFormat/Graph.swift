@@ -36,6 +36,29 @@ public enum OpKind: String, CaseIterable, Codable, Sendable {
     case fullyConnected = "fully_connected"
     /// `1 / (1 + exp(-x))`.
     case logistic = "logistic"
+    /// `max(x, 0)` (TFLite RELU). Op set 2.
+    case relu = "relu"
+    /// Element-wise product `x · y` with fused clamp. The second input has the first's shape or one
+    /// element (a scalar broadcast over all). Attribute: `activation`. Op set 2.
+    case mul = "mul"
+    /// A strided slice: output element `i` (per axis) is input element `begin + i · stride`, the output
+    /// value's shape giving the count per axis. Attributes: `begin`, `strides` (positive), one per axis,
+    /// masks already resolved by the converter. Op set 2.
+    case stridedSlice = "strided_slice"
+    /// MediaPipe's `Landmarks2TransformMatrix` (version 2, `mediapipe/util/tflite/operations/`): from
+    /// landmarks `[1, N, 3]` a `[1, 4, 4]` row-major matrix taking output pixels of an
+    /// `output_height` × `output_width` crop to input coordinates. Attributes: `left_rotation_idx`,
+    /// `right_rotation_idx` (ints, the landmarks whose line sets the rotation), `subset_idxs` (ints, the
+    /// landmarks whose rotated bounding box sets centre and size), `target_rotation_radians`, `scale_x`,
+    /// `scale_y` (floats), `output_height`, `output_width` (ints). Op set 2.
+    case landmarksToTransformMatrix = "landmarks_to_transform_matrix"
+    /// MediaPipe's `TransformTensorBilinear` (version 2): samples x `[1, H, W, C]` bilinearly at the
+    /// points a `[1, 4, 4]` matrix maps each output pixel centre to; samples outside the input are zero.
+    /// Inputs: x, matrix. Op set 2.
+    case transformTensorBilinear = "transform_tensor_bilinear"
+    /// MediaPipe's `TransformLandmarks` (version 2): landmarks `[1, N, D]` (D 2 or 3) whose x, y go
+    /// through the 2-D affine part of a `[1, 4, 4]` matrix; z is copied. Inputs: landmarks, matrix. Op set 2.
+    case transformLandmarks = "transform_landmarks"
 }
 
 /// A fused activation, as a node's `activation` string attribute.
@@ -165,6 +188,21 @@ extension Node {
         guard case .ints(let v)? = attributes[key], v.count == count else {
             throw missing(key, "\(count) ints", nodeIndex)
         }
+        return v
+    }
+
+    /// The float attribute `key` (an int attribute is taken as its float value).
+    public func float(_ key: String, nodeIndex: Int) throws -> Float {
+        switch attributes[key] {
+        case .float(let v)?: return v
+        case .int(let v)?: return Float(v)
+        default: throw missing(key, "a float", nodeIndex)
+        }
+    }
+
+    /// The int-list attribute `key`, of any length.
+    public func intList(_ key: String, nodeIndex: Int) throws -> [Int] {
+        guard case .ints(let v)? = attributes[key] else { throw missing(key, "a list of ints", nodeIndex) }
         return v
     }
 

@@ -1,4 +1,4 @@
-/// One of the seven MediaPipe networks that BlazeKit ships converted, with the facts that the
+/// One of the eleven MediaPipe networks that BlazeKit ships converted, with the facts that the
 /// converter, the runtime, `Models/README.md` and the scripts under `Tools/` and `Benchmarks/` share.
 ///
 /// ``all`` is the one place these facts are written down. The converter takes a known model's input
@@ -18,8 +18,10 @@ public struct KnownModel: Codable, Sendable, Hashable {
     /// The path of the model's entry in MediaPipe's official `.task` bundles: `pose_detector.tflite`
     /// and `pose_landmarks_detector.tflite` in `pose_landmarker_*.task`, `hand_detector.tflite` and
     /// `hand_landmarks_detector.tflite` in `hand_landmarker.task` (the names `pose_landmarker_graph.cc`
-    /// and `hand_landmarker_graph.cc` under `mediapipe/tasks/cc/vision/` look up). The full and lite
-    /// variants of a network share their role's entry name.
+    /// and `hand_landmarker_graph.cc` under `mediapipe/tasks/cc/vision/` look up); for the Holistic
+    /// networks, the names `holistic_landmarker_graph.cc` looks up (`face_detector.tflite`,
+    /// `face_landmarks_detector.tflite`, `hand_roi_refinement.tflite`). The full and lite variants of a
+    /// network, and both face meshes, share their role's entry name.
     public let taskBundleEntry: String
 
     /// Creates the facts of one model.
@@ -52,7 +54,8 @@ public struct KnownModel: Codable, Sendable, Hashable {
         return name
     }
 
-    /// The seven built-in models, detectors before landmark models, pose before hand.
+    /// The eleven built-in models: the pose and hand networks (detectors before landmark models, pose
+    /// before hand), then the networks Holistic adds (face detector, both face meshes, the hand re-crop).
     public static let all: [KnownModel] = [
         KnownModel("pose_detection", sha256: "9ba9dd3d42efaaba86b4ff0122b06f29c4122e756b329d89dca1e297fd8f866c", side: 224, range: [-1, 1], entry: "pose_detector.tflite"),
         KnownModel("pose_landmark_full", sha256: "e9a5c5cb17f736fafd4c2ec1da3b3d331d6edbe8a0d32395855aeb2cdfd64b9f", side: 256, range: [0, 1], entry: "pose_landmarks_detector.tflite"),
@@ -61,6 +64,10 @@ public struct KnownModel: Codable, Sendable, Hashable {
         KnownModel("palm_detection_lite", sha256: "e9a4aaddf90dda56a87235303cf00e4c2d3fb28725f68fd88772997dac905c18", side: 192, range: [0, 1], entry: "hand_detector.tflite"),
         KnownModel("hand_landmark_full", sha256: "11c272b891e1a99ab034208e23937a8008388cf11ed2a9d776ed3d01d0ba00e3", side: 224, range: [0, 1], entry: "hand_landmarks_detector.tflite"),
         KnownModel("hand_landmark_lite", sha256: "048edd3645c9bf7397d19a9f6e3a42957d6e414c9bea6598030a2e9b624156e6", side: 224, range: [0, 1], entry: "hand_landmarks_detector.tflite"),
+        KnownModel("face_detection_short_range", sha256: "bbff11cebd1eb27a1e004cae0b0e63ec8c551cbf34a4451148b4908b8db3eca8", side: 128, range: [-1, 1], entry: "face_detector.tflite"),
+        KnownModel("face_landmark", sha256: "1055cb9d4a9ca8b8c688902a3a5194311138ba256bcc94e336d8373a5f30c814", side: 192, range: [0, 1], entry: "face_landmarks_detector.tflite"),
+        KnownModel("face_landmark_with_attention", sha256: "e06a804e0144f9929eda782122916b35d60c697c3c9344013ca2bbe76a6ce2b4", side: 192, range: [0, 1], entry: "face_landmarks_detector.tflite"),
+        KnownModel("hand_recrop", sha256: "67d996ce96f9d36fe17d2693022c6da93168026ab2f028f9e2365398d8ac7d5d", side: 256, range: [0, 1], entry: "hand_roi_refinement.tflite"),
     ]
 
     /// The built-in model called exactly `name`, e.g. `palm_detection_lite`.

@@ -33,8 +33,9 @@ public enum ModelFileFormat {
     /// The float16 variant's magic.
     public static let float16Magic: [UInt8] = Array("BLZKM16".utf8) + [0]
     public static let formatVersion: UInt32 = 1
-    /// Bumped whenever an op's semantics or weight layout changes.
-    public static let opsetVersion: UInt32 = 1
+    /// Bumped whenever an op's semantics or weight layout changes, or an op is added. Op set 2 added
+    /// `relu`, `mul`, `strided_slice` and MediaPipe's three landmark-transform ops; files of op set 1 still load.
+    public static let opsetVersion: UInt32 = 2
     public static let fixedHeaderSize = 64
     public static let alignment = 64
     public static let fileExtension = "bkm"

@@ -15,6 +15,8 @@ enum OpRegistry {
             Conv2DOp.self, DepthwiseConv2DOp.self, AddOp.self, PReLUOp.self, MaxPool2DOp.self, PadOp.self,
             ResizeBilinearOp.self, DepthToSpaceOp.self, ReshapeOp.self, ConcatenationOp.self, MeanOp.self,
             FullyConnectedOp.self, LogisticOp.self,
+            ReluOp.self, MulOp.self, StridedSliceOp.self,
+            LandmarksToTransformMatrixOp.self, TransformTensorBilinearOp.self, TransformLandmarksOp.self,
         ]
         return Dictionary(uniqueKeysWithValues: all.map { ($0.kind, $0) })
     }()

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 @testable import BlazeConverter
 
-/// The facts of the seven built-in models are written once, in `KnownModel.all`; these tests hold the
+/// The facts of the eleven built-in models are written once, in `KnownModel.all`; these tests hold the
 /// repository's other statements of them to that table: `Tools/models/builtin_models.json` (what the scripts
 /// read), the provenance table of `Models/README.md`, and the scripts under `Tools/` and `Benchmarks/`.
 @Suite struct KnownModelTests {
@@ -17,7 +17,7 @@ import Testing
 
     @Test func theTableIsWellFormed() {
         let all = KnownModel.all
-        #expect(all.count == 7)
+        #expect(all.count == 11)
         #expect(Set(all.map(\.name)).count == all.count, "names repeat: \(all.map(\.name))")
         #expect(Set(all.map(\.sourceSHA256)).count == all.count, "a SHA-256 repeats")
         let hex = Set("0123456789abcdef")
@@ -47,6 +47,10 @@ import Testing
         #expect(KnownModel.matching("hand_detector.tflite")?.name == "palm_detection_full")
         #expect(KnownModel.matching("pose_landmarks_detector")?.name == "pose_landmark_full")
         #expect(KnownModel.matching("pose_landmark_heavy")?.name == "pose_landmark_full")
+        #expect(KnownModel.matching("face_detector")?.name == "face_detection_short_range")
+        #expect(KnownModel.matching("face_landmarks_detector")?.name == "face_landmark")
+        #expect(KnownModel.matching("hand_roi_refinement.tflite")?.name == "hand_recrop")
+        #expect(KnownModel.matching("face_landmark_with_attention")?.name == "face_landmark_with_attention")
         for name in ["mystery", "pose", "hand", "landmark_full", ""] {
             #expect(KnownModel.matching(name) == nil, "'\(name)' should match no model")
         }

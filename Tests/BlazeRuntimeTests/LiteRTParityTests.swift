@@ -5,7 +5,8 @@ import Foundation
 import Testing
 
 /// The fixtures written by `Tools/fixtures/make_litert_fixtures.py`: LiteRT's outputs for every model on a
-/// seeded random input and on a real photo crop.
+/// seeded random input and on a real photo crop (for the attention face mesh, whose MediaPipe custom ops
+/// LiteRT lacks, MediaPipe 0.10.14's own TFLite on random and photo pixels).
 struct LiteRTCase: CustomStringConvertible, Sendable, Decodable {
     struct Output: Decodable, Sendable {
         var index: Int
@@ -20,6 +21,9 @@ struct LiteRTCase: CustomStringConvertible, Sendable, Decodable {
     var inputShape: [Int]
     var valueRange: [Float]
     var inputFile: String?
+    /// `imageToTensor` for models run in MediaPipe's own TFLite (custom ops): stored pixels as MediaPipe's
+    /// ImageToTensorCalculator scales them (the manifest's `imageToTensorInput`); nil for the LiteRT cases.
+    var inputFormula: String?
     var outputs: [Output]
 
     var description: String { "\(model).\(input)" }
@@ -37,7 +41,7 @@ struct LiteRTCase: CustomStringConvertible, Sendable, Decodable {
     func makeInput() throws -> [Float] {
         let count = inputShape.reduce(1, *)
         let lo = valueRange[0], hi = valueRange[1]
-        if input == "random" {
+        if input == "random" && inputFile == nil {
             var x: UInt32 = 0x9E37_79B9
             return (0..<count).map { _ in
                 x ^= x << 13; x ^= x >> 17; x ^= x << 5
@@ -48,6 +52,10 @@ struct LiteRTCase: CustomStringConvertible, Sendable, Decodable {
         let bytes = try [UInt8](Data(contentsOf: LiteRTCase.directory.appendingPathComponent(inputFile!)))
         #expect(bytes.count == count)
         let span = hi - lo
+        if inputFormula == "imageToTensor" {
+            let scale = Float(Double(span) / 255)
+            return bytes.map { p in Float(p) * scale + lo }
+        }
         return bytes.map { p in
             let q = Float(p) / Float(255)
             let t = span * q

@@ -624,7 +624,9 @@ func tempDirectory() throws -> URL {
             .poseDetection: "pose_detector", .poseLandmarkFull: "pose_landmarks_detector",
             .poseLandmarkLite: "pose_landmarks_detector", .palmDetectionFull: "hand_detector",
             .palmDetectionLite: "hand_detector", .handLandmarkFull: "hand_landmarks_detector",
-            .handLandmarkLite: "hand_landmarks_detector",
+            .handLandmarkLite: "hand_landmarks_detector", .faceDetectionShortRange: "face_detector",
+            .faceLandmark: "face_landmarks_detector", .faceLandmarkWithAttention: "face_landmarks_detector",
+            .handRecrop: "hand_roi_refinement",
         ]
         for (model, entry) in entries { #expect(entry == expected[model], "\(model)") }
     }

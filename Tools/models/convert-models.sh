@@ -3,10 +3,10 @@
 #
 # Usage: Tools/models/convert-models.sh [SRC_DIR]
 #
-# Six models come from the PyPI wheel mediapipe==0.10.14 (fetched with `pip download`).
+# Ten models come from the PyPI wheel mediapipe==0.10.14 (fetched with `pip download`).
 # pose_landmark_lite.tflite is in no wheel: it is taken from SRC_DIR (argument), or
 # $BLAZE_MODELS_SRC, or ../shared/models next to the repository if that exists.
-# If pip cannot reach PyPI, all seven are taken from that directory instead.
+# If pip cannot reach PyPI, all eleven are taken from that directory instead.
 # Every file is checked against its pinned SHA-256 before conversion.
 #
 # Environment: PIP (default "python3 -m pip"), SCRATCH (SwiftPM scratch path, default .build-conv).
@@ -41,6 +41,10 @@ declare -A WHEEL_PATH=(
     [palm_detection_lite]=mediapipe/modules/palm_detection/palm_detection_lite.tflite
     [hand_landmark_full]=mediapipe/modules/hand_landmark/hand_landmark_full.tflite
     [hand_landmark_lite]=mediapipe/modules/hand_landmark/hand_landmark_lite.tflite
+    [face_detection_short_range]=mediapipe/modules/face_detection/face_detection_short_range.tflite
+    [face_landmark]=mediapipe/modules/face_landmark/face_landmark.tflite
+    [face_landmark_with_attention]=mediapipe/modules/face_landmark/face_landmark_with_attention.tflite
+    [hand_recrop]=mediapipe/modules/holistic_landmark/hand_recrop.tflite
 )
 LITE_URL="https://storage.googleapis.com/mediapipe-assets/pose_landmark_lite.tflite?generation=1661875901231143"
 
