@@ -24,7 +24,7 @@ struct KernelBenchmark: ParsableCommand {
         (112, 24, 3, 1), (96, 32, 5, 1), (56, 96, 3, 1), (48, 64, 5, 1), (28, 144, 5, 1), (14, 384, 5, 1), (112, 64, 3, 2),
     ]
 
-    @Option(help: "Which kernels: all, gemm, depthwise, narrow, sparse, resize.") var only = "all"
+    @Option(help: "Which kernels: all, gemm, depthwise, narrow, sparse, resize, pool.") var only = "all"
 
     /// (height, width, in channels, out channels, kernel) of convolutions with at most 8 outputs.
     static let narrowShapes: [(Int, Int, Int, Int, Int)] = [
@@ -45,6 +45,7 @@ struct KernelBenchmark: ParsableCommand {
         }
         if ["all", "narrow"].contains(only) { for (h, w, ci, co, k) in Self.narrowShapes { narrow(h, w, ci, co, k) } }
         if ["all", "resize"].contains(only) { for (h, w, c) in Self.resizeShapes { resize(h, w, c) } }
+        if ["all", "pool"].contains(only) { maxPool(112, 16) }
         if ["all", "sparse"].contains(only) {
             for (m, k, n) in Self.sparseShapes { for z in [0.5, 0.74, 0.9] { sparse(m: m, k: k, n: n, zeros: z) } }
         }
@@ -129,6 +130,18 @@ struct KernelBenchmark: ParsableCommand {
         }
         print("resize \(h)x\(w)x\(c) -> \(2 * h)x\(2 * w):  vectors \(String(format: "%.3f", vectors.median * 1000)) ms"
               + "  any-channels \(String(format: "%.3f", any.median * 1000)) ms")
+    }
+
+    /// Milliseconds of hand_landmark_lite's 2×2 stride-2 max pooling on a `size`² × `channels` map.
+    private func maxPool(_ size: Int, _ channels: Int) {
+        let input = [Float](repeating: 0.25, count: size * size * channels)
+        var output = [Float](repeating: 0, count: size * size * channels / 4)
+        let window = SpatialWindow(inputHeight: size, inputWidth: size, kernelHeight: 2, kernelWidth: 2, strideHeight: 2, strideWidth: 2)
+        let t = time {
+            MaxPoolKernel.direct(input: input, output: &output, window: window, channels: channels, clamp: .none,
+                                 rows: 0..<window.outputHeight)
+        }
+        print("max pool 2x2/2 \(size)x\(size)x\(channels): \(String(format: "%.3f", t.median * 1000)) ms")
     }
 
     private func time(_ body: () -> Void) -> (median: Double, best: Double) {

@@ -150,6 +150,25 @@ struct DepthwiseCase: CustomStringConvertible, Sendable {
         #expect(got == expected, "max pool \(c)")
     }
 
+    /// The unpadded 2×2 stride-2 path gives the bits of the any-window path, with zeros of both signs, odd input
+    /// sizes (the last row and column unread), clamps and row pieces.
+    @Test(arguments: [(112, 112, 16), (7, 9, 8), (5, 4, 24), (2, 2, 8)])
+    func maxPoolTwoByTwoKeepsTheBits(h: Int, w: Int, c: Int) {
+        var rng = SeededRandom(seed: 9)
+        var input = rng.array(h * w * c, -2, 2)
+        for i in Swift.stride(from: 0, to: input.count, by: 5) { input[i] = i % 2 == 0 ? 0 : -0.0 }
+        let win = SpatialWindow(inputHeight: h, inputWidth: w, kernelHeight: 2, kernelWidth: 2, strideHeight: 2, strideWidth: 2)
+        let n = win.outputHeight * win.outputWidth * c
+        for clamp in [ClampBounds.none, ClampBounds(min: 0, max: 6)] {
+            var want = [Float](repeating: .nan, count: n), got = [Float](repeating: .nan, count: n)
+            MaxPoolKernel.anyWindow(input: input, output: &want, window: win, channels: c, clamp: clamp, rows: 0..<win.outputHeight)
+            let cut = win.outputHeight / 2
+            MaxPoolKernel.direct(input: input, output: &got, window: win, channels: c, clamp: clamp, rows: 0..<cut)
+            MaxPoolKernel.direct(input: input, output: &got, window: win, channels: c, clamp: clamp, rows: cut..<win.outputHeight)
+            #expect(got.map(\.bitPattern) == want.map(\.bitPattern), "\(h)×\(w)×\(c) \(clamp)")
+        }
+    }
+
     @Test func windowInteriorAndKernelRowsAreExact() {
         for c in DepthwiseCase.all {
             let w = c.window

@@ -59,6 +59,7 @@ func foundByTheRule(_ l: NormalizedLandmark) -> Bool {
         return try #require(people[0] as? VNHumanBodyPoseObservation)
     }
 
+    @available(*, deprecated, message: "checks Vision's iOS 14 keys, deprecated in Apple's SDK and in BlazeVision")
     @Test func theIOS14KeysAreTheJointNamesRawValuesAndReachTheSamePoints() throws {
         let observation = try body(fixturePhoto("pose/mpii_052475643.png"))
         let points: VNRecognizedPointsObservation = observation
@@ -98,6 +99,7 @@ func foundByTheRule(_ l: NormalizedLandmark) -> Bool {
         #expect(try points.recognizedPoints(forGroupKey: .all).count == 19)
     }
 
+    @available(*, deprecated, message: "checks Vision's iOS 14 keys, deprecated in Apple's SDK and in BlazeVision")
     @Test func handKeysAndGroupsMatchTheHandJointNames() throws {
         let request = VNDetectHumanHandPoseRequest()
         try VNImageRequestHandler(image: fixturePhoto("hand/panoptic_ex2_2.flv_000040_l.png")).perform([request])
@@ -128,6 +130,7 @@ func foundByTheRule(_ l: NormalizedLandmark) -> Bool {
         #expect(Set(hand.availableGroupKeys) == Set(groups.map(\.0)))
     }
 
+    @available(*, deprecated, message: "checks Vision's iOS 14 keys, deprecated in Apple's SDK and in BlazeVision")
     @Test func aKeyTheObservationDoesNotHaveNamesWhatItHas() throws {
         let observation = try body(fixturePhoto("pose/mpii_052475643.png"))
         #expect(throws: VNError.self) { try observation.recognizedPoint(forKey: .handLandmarkKeyWrist) }
