@@ -11,22 +11,33 @@ enum AddOp: OpPlanner {
         try b.requireShape(b.outputShapes[0], b.inputShapes[0], "output")
         let count = b.inputShapes[0].reduce(1, *)
         // Constants are allowed as addends: they are read from the model mapping like activations.
-        return Step(a: b.inputs[0], b: b.inputs[1], output: b.outputs[0], count: count, clamp: try b.clamp(),
-                    tasks: b.taskCount(flops: count * 4, units: count / 1024))
+        return BinaryElementwiseStep(operation: .add, a: b.inputs[0], b: b.inputs[1], output: b.outputs[0], count: count,
+                                     clamp: try b.clamp(), tasks: b.taskCount(flops: count * 4, units: count / 1024))
+    }
+}
+
+/// An element-wise `add` or `mul` of `count` floats with a fused clamp, split between tasks in whole vectors.
+struct BinaryElementwiseStep: ExecutionStep {
+    enum Operation {
+        case add
+        /// `scalar`: the second factor is one value.
+        case mul(scalar: Bool)
     }
 
-    struct Step: ExecutionStep {
-        let a: UnsafePointer<Float>, b: UnsafePointer<Float>
-        let output: UnsafeMutablePointer<Float>
-        let count: Int
-        let clamp: ClampBounds
-        let tasks: Int
+    let operation: Operation
+    let a: UnsafePointer<Float>, b: UnsafePointer<Float>
+    let output: UnsafeMutablePointer<Float>
+    let count: Int
+    let clamp: ClampBounds
+    let tasks: Int
 
-        func run(pool: WorkerPool) {
-            pool.parallelFor(tasks) { t in
-                let r = partition(count / 8, tasks, t)
-                let range = (r.lowerBound * 8)..<(t == tasks - 1 ? count : r.upperBound * 8)
-                ElementwiseKernel.add(a, b, output, range: range, clamp: clamp)
+    func run(pool: WorkerPool) {
+        pool.parallelFor(tasks) { t in
+            let r = partition(count / 8, tasks, t)
+            let range = (r.lowerBound * 8)..<(t == tasks - 1 ? count : r.upperBound * 8)
+            switch operation {
+            case .add: ElementwiseKernel.add(a, b, output, range: range, clamp: clamp)
+            case .mul(let scalar): ElementwiseKernel.mul(a, b, scalar: scalar, output, range: range, clamp: clamp)
             }
         }
     }

@@ -11,24 +11,7 @@ enum MulOp: OpPlanner {
         let scalar = b.inputShapes[1].reduce(1, *) == 1
         if !scalar { try b.requireShape(b.inputShapes[1], b.inputShapes[0], "second input") }
         try b.requireShape(b.outputShapes[0], b.inputShapes[0], "output")
-        return Step(a: b.inputs[0], b: b.inputs[1], scalar: scalar, output: b.outputs[0], count: count, clamp: try b.clamp(),
-                    tasks: b.taskCount(flops: count * 4, units: count / 1024))
-    }
-
-    struct Step: ExecutionStep {
-        let a: UnsafePointer<Float>, b: UnsafePointer<Float>
-        let scalar: Bool
-        let output: UnsafeMutablePointer<Float>
-        let count: Int
-        let clamp: ClampBounds
-        let tasks: Int
-
-        func run(pool: WorkerPool) {
-            pool.parallelFor(tasks) { t in
-                let r = partition(count / 8, tasks, t)
-                let range = (r.lowerBound * 8)..<(t == tasks - 1 ? count : r.upperBound * 8)
-                ElementwiseKernel.mul(a, b, scalar: scalar, output, range: range, clamp: clamp)
-            }
-        }
+        return BinaryElementwiseStep(operation: .mul(scalar: scalar), a: b.inputs[0], b: b.inputs[1], output: b.outputs[0],
+                                     count: count, clamp: try b.clamp(), tasks: b.taskCount(flops: count * 4, units: count / 1024))
     }
 }
