@@ -30,13 +30,14 @@ public enum HandLandmarkerDefinition: TaskDefinition {
     }
 
     public static func makePipeline(options: HandLandmarkerOptions, resources: TaskResources) throws -> HandPipelineChoice {
+        let identities = try ResultIdentities<HandLandmarkerResult>(subject: .hand, options: options.identity)
         if options.legacySolution != nil {
-            return HandPipelineChoice(try LegacyHandPipeline(options: options, resources: resources))
+            return HandPipelineChoice(try LegacyHandPipeline(options: options, resources: resources), identities: identities)
         }
         if let mode = options.accurateMode {
-            return HandPipelineChoice(try AccurateHandPipeline(options: options, mode: mode, resources: resources))
+            return HandPipelineChoice(try AccurateHandPipeline(options: options, mode: mode, resources: resources), identities: identities)
         }
-        return HandPipelineChoice(try HandPipeline(options: options, resources: resources))
+        return HandPipelineChoice(try HandPipeline(options: options, resources: resources), identities: identities)
     }
 
     public static func deliverLiveStreamResult(_ result: HandLandmarkerResult?, timestampInMilliseconds: Int, error: (any Error)?,

@@ -1,3 +1,5 @@
+@_exported import struct BlazeTracking.IdentityOptions
+import BlazeTracking
 import Foundation
 
 /// Which built-in palm and hand landmark networks to use.
@@ -33,6 +35,10 @@ public final class HandLandmarkerOptions: TaskOptions {
     /// the Tasks graph; nil, the default, runs the Tasks graph.
     public var legacySolution: LegacyHandSolution?
 
+    /// How video and live-stream results' ``HandLandmarkerResult/ids`` are kept across frames (BlazeKit's
+    /// addition; ``IdentityOptions``: absence window, similarity threshold). `votesHandedness` makes each hand's handedness its track's vote.
+    public var identity = IdentityOptions()
+
     /// The MediaPipe defaults: built-in full models, image mode, one hand, confidences 0.5.
     public required init() {}
 
@@ -50,6 +56,7 @@ public final class HandLandmarkerOptions: TaskOptions {
         handLandmarkerLiveStreamDelegate = other.handLandmarkerLiveStreamDelegate
         accurateMode = other.accurateMode
         legacySolution = other.legacySolution
+        identity = other.identity
     }
 
 }

@@ -42,13 +42,19 @@ public struct HandLandmarkerResult: Sendable, Codable, Equatable {
     public var worldLandmarks: [[Landmark]]
     /// The frame's timestamp (0 in image mode).
     public var timestampInMilliseconds: Int
+    /// Per hand, its stable ID in this stream (BlazeKit's addition, not in MediaPipe's result): in video and
+    /// live-stream mode one entry per hand, in the order of `landmarks`; a hand keeps its ID while it is
+    /// seen and through short absences (``IdentityOptions``), a new one gets the next ID, and IDs are never
+    /// reused. Empty in image mode.
+    public var ids: [Int]
 
     /// A result; the parallel arrays hold one entry per hand.
     public init(handedness: [[ResultCategory]] = [], landmarks: [[NormalizedLandmark]] = [], worldLandmarks: [[Landmark]] = [],
-                timestampInMilliseconds: Int = 0) {
+                timestampInMilliseconds: Int = 0, ids: [Int] = []) {
         self.handedness = handedness
         self.landmarks = landmarks
         self.worldLandmarks = worldLandmarks
         self.timestampInMilliseconds = timestampInMilliseconds
+        self.ids = ids
     }
 }

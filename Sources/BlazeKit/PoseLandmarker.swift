@@ -33,13 +33,14 @@ public enum PoseLandmarkerDefinition: TaskDefinition {
     }
 
     public static func makePipeline(options: PoseLandmarkerOptions, resources: TaskResources) throws -> PosePipelineChoice {
+        let identities = try ResultIdentities<PoseLandmarkerResult>(subject: .pose, options: options.identity)
         if let solution = options.legacySolution {
-            return PosePipelineChoice(try LegacyPosePipeline(options: options, solution: solution, resources: resources))
+            return PosePipelineChoice(try LegacyPosePipeline(options: options, solution: solution, resources: resources), identities: identities)
         }
         if let mode = options.accurateMode {
-            return PosePipelineChoice(try AccuratePosePipeline(options: options, mode: mode, resources: resources))
+            return PosePipelineChoice(try AccuratePosePipeline(options: options, mode: mode, resources: resources), identities: identities)
         }
-        return PosePipelineChoice(try PosePipeline(options: options, resources: resources))
+        return PosePipelineChoice(try PosePipeline(options: options, resources: resources), identities: identities)
     }
 
     public static func deliverLiveStreamResult(_ result: PoseLandmarkerResult?, timestampInMilliseconds: Int, error: (any Error)?,

@@ -1,3 +1,4 @@
+import BlazeTracking
 import Foundation
 
 /// Which built-in pose landmark network to use.
@@ -36,6 +37,10 @@ public final class PoseLandmarkerOptions: TaskOptions {
     /// Tasks graph; nil, the default, runs the Tasks graph.
     public var legacySolution: LegacyPoseSolution?
 
+    /// How video and live-stream results' ``PoseLandmarkerResult/ids`` are kept across frames (BlazeKit's
+    /// addition; ``IdentityOptions``: absence window, similarity threshold).
+    public var identity = IdentityOptions()
+
     /// The MediaPipe defaults: built-in full model, image mode, one pose, confidences 0.5, no masks.
     public required init() {}
 
@@ -48,6 +53,7 @@ public final class PoseLandmarkerOptions: TaskOptions {
         poseLandmarkerLiveStreamDelegate = other.poseLandmarkerLiveStreamDelegate
         accurateMode = other.accurateMode
         legacySolution = other.legacySolution
+        identity = other.identity
     }
 
     /// The former name of ``shouldOutputSegmentationMasks``.

@@ -29,13 +29,19 @@ public struct PoseLandmarkerResult: Sendable, Codable, Equatable {
     public var segmentationMasks: [Mask]
     /// The frame's timestamp (0 in image mode).
     public var timestampInMilliseconds: Int
+    /// Per pose, its stable ID in this stream (BlazeKit's addition, not in MediaPipe's result): in video and
+    /// live-stream mode one entry per pose, in the order of `landmarks`; a pose keeps its ID while it is
+    /// seen and through short absences (``IdentityOptions``), a new one gets the next ID, and IDs are never
+    /// reused. Empty in image mode.
+    public var ids: [Int]
 
     /// A result; the parallel arrays hold one entry per pose.
     public init(landmarks: [[NormalizedLandmark]] = [], worldLandmarks: [[Landmark]] = [], segmentationMasks: [Mask] = [],
-                timestampInMilliseconds: Int = 0) {
+                timestampInMilliseconds: Int = 0, ids: [Int] = []) {
         self.landmarks = landmarks
         self.worldLandmarks = worldLandmarks
         self.segmentationMasks = segmentationMasks
         self.timestampInMilliseconds = timestampInMilliseconds
+        self.ids = ids
     }
 }

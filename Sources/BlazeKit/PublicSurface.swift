@@ -23,3 +23,7 @@
 // the runtime cannot plan.
 @_exported import enum BlazeModelFormat.ModelFormatError
 @_exported import enum BlazeRuntime.RuntimeError
+
+// Identities across video frames (BlazeKit's addition): the options of PoseLandmarkerOptions.identity and
+// HandLandmarkerOptions.identity.
+@_exported import struct BlazeTracking.IdentityOptions

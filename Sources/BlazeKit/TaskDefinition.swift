@@ -116,15 +116,32 @@ public struct TaskResources {
 
 /// One of several pipelines a task may run, chosen when it is made (MediaPipe's, or an accurate mode's):
 /// what ``TaskDefinition/makePipeline(options:resources:)`` returns when the choice depends on the options.
+///
+/// In video and live-stream mode it also gives the result's subjects their IDs, when made with identities.
 public final class TaskPipelineChoice<Result: Sendable>: TaskPipeline {
     private let pipeline: any TaskPipeline<Result>
+    /// Sets a tracked result's IDs from an image of (width, height); forgets the tracks.
+    private let identities: (assign: (inout Result, Int, Int) -> Void, reset: () -> Void)?
 
-    init(_ pipeline: any TaskPipeline<Result>) { self.pipeline = pipeline }
+    init(_ pipeline: any TaskPipeline<Result>) {
+        self.pipeline = pipeline
+        identities = nil
+    }
+
+    init(_ pipeline: any TaskPipeline<Result>, identities: ResultIdentities<Result>) where Result: IdentifiedResult {
+        self.pipeline = pipeline
+        self.identities = ({ identities.assign(&$0, imageWidth: $1, imageHeight: $2) }, identities.reset)
+    }
 
     public func process(_ image: MPImage, timestampInMilliseconds: Int, tracking: Bool) throws -> Result {
-        try pipeline.process(image, timestampInMilliseconds: timestampInMilliseconds, tracking: tracking)
+        var result = try pipeline.process(image, timestampInMilliseconds: timestampInMilliseconds, tracking: tracking)
+        if tracking, let identities { identities.assign(&result, image.width, image.height) }
+        return result
     }
-    public func resetTracking() { pipeline.resetTracking() }
+    public func resetTracking() {
+        pipeline.resetTracking()
+        identities?.reset()
+    }
     public var trackingStatistics: (frames: Int, detectorRuns: Int) { pipeline.trackingStatistics }
     public func setIdleWork(_ work: (@Sendable () -> Bool)?) { pipeline.setIdleWork(work) }
 }

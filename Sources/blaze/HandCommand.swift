@@ -36,6 +36,9 @@ struct HandCommand: ParsableCommand {
     @Flag(help: ArgumentHelp("MediaPipe's legacy Solutions graph (mp.solutions.hands) instead of the Tasks graph: its palm regions, "
                              + "tracking and handedness labels (for mirrored images); --min-presence-confidence is its min_tracking_confidence."))
     var legacy = false
+    @Flag(help: ArgumentHelp("Video: each hand's handedness is its track's vote over the frames so far (the score stays "
+                             + "the frame's probability of that label) instead of each frame's own label."))
+    var voteHandedness = false
 
     func run() throws {
         let options = HandLandmarkerOptions()
@@ -52,6 +55,8 @@ struct HandCommand: ParsableCommand {
             }
         }
         if legacy { options.legacySolution = LegacyHandSolution() }
+        options.identity = landmarker.identity
+        options.identity.votesHandedness = voteHandedness
         let task = CommandTask<HandLandmarkerDefinition>(
             options: options,
             record: { result, source in
@@ -59,7 +64,8 @@ struct HandCommand: ParsableCommand {
                     let category = result.handedness[i].first
                     return HandItem(handedness: .init(categoryName: category?.categoryName ?? "", score: category?.score ?? 0),
                                     landmarks: result.landmarks[i].map { [$0.x, $0.y, $0.z] },
-                                    worldLandmarks: result.worldLandmarks[i].map { [$0.x, $0.y, $0.z] })
+                                    worldLandmarks: result.worldLandmarks[i].map { [$0.x, $0.y, $0.z] },
+                                    id: result.ids.indices.contains(i) ? result.ids[i] : nil)
                 })
             },
             overlay: HandOverlay.draw,
@@ -78,9 +84,11 @@ struct HandItem: Encodable {
     var handedness: Handedness
     var landmarks: [[Float]]
     var worldLandmarks: [[Float]]
+    var id: Int? = nil
 }
 
-/// Hand drawing for `--overlay-dir`: left hands blue, right hands orange.
+/// Hand drawing for `--overlay-dir` and `--overlay-video`: left hands blue, right hands orange; on video
+/// frames the hand's ID written above it in the ID's colour.
 enum HandOverlay {
     static func draw(_ result: HandLandmarkerResult, on image: Image) throws -> Image {
         var canvas = OverlayCanvas(pixels: image.pixels, width: image.width, height: image.height)
@@ -93,6 +101,9 @@ enum HandOverlay {
                 canvas.line(Double(a.x) * w, Double(a.y) * h, Double(b.x) * w, Double(b.y) * h, thickness: thickness, color)
             }
             for l in hand { canvas.disc(Double(l.x) * w, Double(l.y) * h, radius: thickness + 1, (255, 255, 255)) }
+            if result.ids.indices.contains(i) {
+                canvas.label(result.ids[i], above: hand, imageWidth: w, imageHeight: h, scale: thickness)
+            }
         }
         return try Image(rgb: canvas.pixels, width: image.width, height: image.height)
     }

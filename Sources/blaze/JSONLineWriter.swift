@@ -113,18 +113,22 @@ extension FrameRecord: JSONLine where Item: JSONLine {
 
 extension PoseItem: JSONLine {
     func write(to json: inout JSONBytes) throws {
-        try json.object([("landmarks", { try $0.rows(landmarks) }), ("worldLandmarks", { try $0.rows(worldLandmarks) })])
+        var members: [JSONBytes.Member] = [("landmarks", { try $0.rows(landmarks) }), ("worldLandmarks", { try $0.rows(worldLandmarks) })]
+        if let id { members.append(("id", { $0.int(id) })) }
+        try json.object(members)
     }
 }
 
 extension HandItem: JSONLine {
     func write(to json: inout JSONBytes) throws {
-        try json.object([
+        var members: [JSONBytes.Member] = [
             ("handedness", { json in
                 try json.object([("categoryName", { $0.string(handedness.categoryName) }), ("score", { try $0.float(handedness.score) })])
             }),
             ("landmarks", { try $0.rows(landmarks) }), ("worldLandmarks", { try $0.rows(worldLandmarks) }),
-        ])
+        ]
+        if let id { members.append(("id", { $0.int(id) })) }
+        try json.object(members)
     }
 }
 

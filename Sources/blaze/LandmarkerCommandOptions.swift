@@ -16,6 +16,15 @@ struct LandmarkerCommandOptions: ParsableArguments {
                                + "frame rate and timestamps). Needs exactly one video file input.", valueName: "PATH"))
     var overlayVideo: String?
 
+    @Option(help: ArgumentHelp("Video: frames a person or hand may go unseen and keep its \"id\" (BlazeKit's identities).",
+                               valueName: "FRAMES"))
+    var maxAbsentFrames = IdentityOptions().maxAbsentFrames
+    @Option(help: ArgumentHelp("Video: the lowest similarity (0-1) at which a pose or hand continues an \"id\".", valueName: "S"))
+    var minIdSimilarity = IdentityOptions().minSimilarity
+
+    /// The identity options these flags give (handedness voting is `blaze hand`'s own flag).
+    var identity: IdentityOptions { IdentityOptions(maxAbsentFrames: maxAbsentFrames, minSimilarity: minIdSimilarity) }
+
     /// Sets the model path (for anything but full and lite) and the thread count of `options`; returns
     /// "full" or "lite" when the model is a built-in one, for the task's own model option.
     func apply(to options: TaskOptions, threads: Int) -> String? {

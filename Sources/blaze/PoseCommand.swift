@@ -44,6 +44,7 @@ struct PoseCommand: ParsableCommand {
         options.minPosePresenceConfidence = landmarker.minPresenceConfidence
         options.minTrackingConfidence = landmarker.minTrackingConfidence
         options.shouldOutputSegmentationMasks = segmentationDir != nil
+        options.identity = landmarker.identity
         if accurate {
             do {
                 options.accurateMode = try PoseAccurateMode(smallestPersonHeight: minPersonHeight, turningOff: accurateOff)
@@ -56,9 +57,10 @@ struct PoseCommand: ParsableCommand {
         let task = CommandTask<PoseLandmarkerDefinition>(
             options: options,
             record: { result, source in
-                FrameRecord(source: source, key: "poses", items: zip(result.landmarks, result.worldLandmarks).map { lms, world in
-                    PoseItem(landmarks: lms.map { [$0.x, $0.y, $0.z, $0.visibility ?? 0, $0.presence ?? 0] },
-                             worldLandmarks: world.map { [$0.x, $0.y, $0.z, $0.visibility ?? 0, $0.presence ?? 0] })
+                FrameRecord(source: source, key: "poses", items: result.landmarks.indices.map { i in
+                    PoseItem(landmarks: result.landmarks[i].map { [$0.x, $0.y, $0.z, $0.visibility ?? 0, $0.presence ?? 0] },
+                             worldLandmarks: result.worldLandmarks[i].map { [$0.x, $0.y, $0.z, $0.visibility ?? 0, $0.presence ?? 0] },
+                             id: result.ids.indices.contains(i) ? result.ids[i] : nil)
                 })
             },
             overlay: PoseOverlay.draw,
@@ -75,24 +77,29 @@ struct PoseCommand: ParsableCommand {
     }
 }
 
-/// One pose of a `blaze pose` line.
+/// One pose of a `blaze pose` line; `id` only for video frames.
 struct PoseItem: Encodable {
     var landmarks: [[Float]]
     var worldLandmarks: [[Float]]
+    var id: Int? = nil
 }
 
-/// Skeleton drawing for `--overlay-dir`.
+/// Skeleton drawing for `--overlay-dir` and `--overlay-video`: green, or on video frames in the colour of
+/// the pose's ID, with the ID written above it.
 enum PoseOverlay {
     static func draw(_ result: PoseLandmarkerResult, on image: Image) throws -> Image {
         var canvas = OverlayCanvas(pixels: image.pixels, width: image.width, height: image.height)
         let w = Double(image.width), h = Double(image.height)
         let thickness = max(2, Int(min(w, h) / 200))
-        for pose in result.landmarks {
+        for (i, pose) in result.landmarks.enumerated() {
+            let id = result.ids.indices.contains(i) ? result.ids[i] : nil
+            let color = id.map(OverlayCanvas.identityColor) ?? (0, 255, 0)
             for c in PoseSkeleton.connections {
                 let a = pose[c.start], b = pose[c.end]
-                canvas.line(Double(a.x) * w, Double(a.y) * h, Double(b.x) * w, Double(b.y) * h, thickness: thickness, (0, 255, 0))
+                canvas.line(Double(a.x) * w, Double(a.y) * h, Double(b.x) * w, Double(b.y) * h, thickness: thickness, color)
             }
             for l in pose { canvas.disc(Double(l.x) * w, Double(l.y) * h, radius: thickness + 1, (255, 48, 48)) }
+            if let id { canvas.label(id, above: pose, imageWidth: w, imageHeight: h, scale: thickness + 1) }
         }
         return try Image(rgb: canvas.pixels, width: image.width, height: image.height)
     }

@@ -40,13 +40,15 @@ struct JSONLineTests {
             if trial % 2 == 0 { source.image = name } else { source.video = name; source.frame = String(format: "frame_%05d", trial) }
             if trial % 3 != 0 { source.timestampMs = Int.random(in: -5...Int(Int32.max), using: &rng) }
             let poses = (0..<(trial % 3)).map { _ in
-                PoseItem(landmarks: (0..<33).map { _ in Self.floats(5, &rng) }, worldLandmarks: (0..<33).map { _ in Self.floats(5, &rng) })
+                PoseItem(landmarks: (0..<33).map { _ in Self.floats(5, &rng) }, worldLandmarks: (0..<33).map { _ in Self.floats(5, &rng) },
+                         id: trial % 2 == 0 ? nil : Int.random(in: 1...Int.max, using: &rng))
             }
             let pose = FrameRecord(source: source, key: "poses", items: poses)
             #expect(try Self.directLine(pose) == Self.encoderLine(pose), "trial \(trial)")
             let hands = (0..<(trial % 3)).map { i in
                 HandItem(handedness: .init(categoryName: i == 0 ? "Left" : name, score: Self.floats(1, &rng)[0]),
-                         landmarks: (0..<21).map { _ in Self.floats(3, &rng) }, worldLandmarks: [])
+                         landmarks: (0..<21).map { _ in Self.floats(3, &rng) }, worldLandmarks: [],
+                         id: trial % 2 == 0 ? nil : Int.random(in: 1...99, using: &rng))
             }
             let hand = FrameRecord(source: source, key: "hands", items: hands)
             #expect(try Self.directLine(hand) == Self.encoderLine(hand), "trial \(trial)")

@@ -157,6 +157,8 @@ final class StreamRecorder: PoseLandmarkerLiveStreamDelegate, HandLandmarkerLive
                     zip(tracked.landmarks[0], other).map { abs($0.x - $1.x) + abs($0.y - $1.y) }.reduce(0, +) / Float(2 * other.count)
                 }
                 #expect(distances.min()! < 0.01, "frame \(i), numPoses \(numPoses): \(distances)")
+                // IDs (BlazeKit's addition) only in video mode, one per pose; the person keeps ID 1.
+                #expect(single.ids.isEmpty && tracked.ids.count == tracked.landmarks.count && tracked.ids[0] == 1, "frame \(i)")
             }
             let stats = video.trackingStatistics
             #expect(stats.frames == frames.count)
@@ -176,6 +178,7 @@ final class StreamRecorder: PoseLandmarkerLiveStreamDelegate, HandLandmarkerLive
         for i in 0..<camera.frameCount {
             let result = try video.detect(videoFrame: camera.frame(i), timestampInMilliseconds: 1000 + i * 33)
             #expect(result.landmarks.count == 1 && result.handedness[0][0].categoryName == "Right", "frame \(i)")
+            #expect(result.ids == [1], "frame \(i)")
         }
         #expect(video.trackingStatistics.detectorRuns == 1)
         let grey = try Image(rgb: [UInt8](repeating: 128, count: 320 * 400 * 3), width: 320, height: 400)
@@ -186,6 +189,26 @@ final class StreamRecorder: PoseLandmarkerLiveStreamDelegate, HandLandmarkerLive
         #expect(video.trackingStatistics.detectorRuns == 1)
         let found = try video.detect(videoFrame: camera.frame(0), timestampInMilliseconds: 2033)
         #expect(video.trackingStatistics.detectorRuns == 2 && found.landmarks.count == 1)
+        // One frame unseen is within the absence window: the hand keeps its ID. After a reset it gets a new
+        // one, never ID 1 again.
+        #expect(empty.ids.isEmpty && found.ids == [1])
+        video.resetTracking()
+        #expect(try video.detect(videoFrame: camera.frame(1), timestampInMilliseconds: 2066).ids == [2])
+    }
+
+    @Test func identityOptionsOutOfRangeAreNamedAtCreation() throws {
+        let options = HandLandmarkerOptions()
+        options.identity.minSimilarity = 2
+        #expect(throws: TaskError.invalidOption(name: "identity.minSimilarity", expected: "a value in [0, 1]", actual: "2.0")) {
+            try HandLandmarker(options: options)
+        }
+        let pose = PoseLandmarkerOptions()
+        pose.identity.maxAbsentFrames = -3
+        #expect(throws: TaskError.invalidOption(name: "identity.maxAbsentFrames", expected: "≥ 0", actual: "-3")) {
+            try PoseLandmarker(options: pose)
+        }
+        // The options are copied with the rest.
+        #expect(options.copy().identity == options.identity)
     }
 
     @Test func liveStreamAnswersInOrderDropsWhileBusyAndReturnsAtOnce() throws {
