@@ -33,13 +33,17 @@ class PoseResult(ctypes.Structure):
     _fields_ = [("struct_size", c_size_t), ("timestamp_ms", c_int64), ("pose_count", c_size_t),
                 ("landmarks_per_pose", c_size_t), ("landmarks", ctypes.POINTER(Landmark)),
                 ("world_landmarks", ctypes.POINTER(Landmark)), ("mask_count", c_size_t),
-                ("segmentation_masks", ctypes.POINTER(Mask))]
+                ("segmentation_masks", ctypes.POINTER(Mask)),
+                # since 0.4
+                ("ids", ctypes.POINTER(c_int64))]
 
 
 class HandResult(ctypes.Structure):
     _fields_ = [("struct_size", c_size_t), ("timestamp_ms", c_int64), ("hand_count", c_size_t),
                 ("landmarks_per_hand", c_size_t), ("landmarks", ctypes.POINTER(Landmark)),
-                ("world_landmarks", ctypes.POINTER(Landmark)), ("handedness", ctypes.POINTER(Category))]
+                ("world_landmarks", ctypes.POINTER(Landmark)), ("handedness", ctypes.POINTER(Category)),
+                # since 0.4
+                ("ids", ctypes.POINTER(c_int64))]
 
 
 PoseCallback = ctypes.CFUNCTYPE(None, c_void_p, c_int32, c_char_p, ctypes.POINTER(PoseResult), c_int64)
@@ -56,7 +60,9 @@ class PoseOptions(ctypes.Structure):
                 ("accurate_mode", c_int32), ("accurate_min_person_height", c_int32), ("accurate_off", c_char_p),
                 # since 0.3
                 ("legacy_solution", c_int32), ("smooth_landmarks", c_int32), ("smooth_segmentation", c_int32),
-                ("solution_clock", c_int32)]
+                ("solution_clock", c_int32),
+                # since 0.4
+                ("identity_max_absent_frames", c_int32), ("identity_min_similarity", c_float)]
 
 
 class HandOptions(ctypes.Structure):
@@ -69,7 +75,9 @@ class HandOptions(ctypes.Structure):
                 ("accurate_mode", c_int32), ("accurate_min_hand_size", c_int32), ("accurate_off", c_char_p),
                 ("accurate_on", c_char_p),
                 # since 0.3
-                ("legacy_solution", c_int32)]
+                ("legacy_solution", c_int32),
+                # since 0.4
+                ("identity_max_absent_frames", c_int32), ("identity_min_similarity", c_float), ("vote_handedness", c_int32)]
 
 
 def _library_path():
@@ -122,3 +130,10 @@ lib = _load()
 
 def last_error():
     return lib.blazekit_last_error_message().decode("utf-8", "replace")
+
+
+def ids(r, count):
+    """The result's `count` identities (BlazeKit's addition), [] when the library gave none (IMAGE mode)."""
+    if count == 0 or not r.ids:
+        return []
+    return [int(r.ids[i]) for i in range(count)]

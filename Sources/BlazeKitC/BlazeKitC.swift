@@ -176,7 +176,7 @@ private func makePoseResult(_ r: PoseLandmarkerResult) -> UnsafeMutablePointer<b
         struct_size: MemoryLayout<blazekit_pose_result>.size, timestamp_ms: Int64(r.timestampInMilliseconds),
         pose_count: r.landmarks.count, landmarks_per_pose: perPose,
         landmarks: UnsafePointer(cArray(landmarks)), world_landmarks: UnsafePointer(cArray(world)),
-        mask_count: masks.count, segmentation_masks: UnsafePointer(cArray(masks))))
+        mask_count: masks.count, segmentation_masks: UnsafePointer(cArray(masks)), ids: UnsafePointer(cArray(r.ids.map(Int64.init)))))
     return out
 }
 
@@ -194,7 +194,7 @@ private func makeHandResult(_ r: HandLandmarkerResult) -> UnsafeMutablePointer<b
         struct_size: MemoryLayout<blazekit_hand_result>.size, timestamp_ms: Int64(r.timestampInMilliseconds),
         hand_count: r.landmarks.count, landmarks_per_hand: r.landmarks.first?.count ?? 21,
         landmarks: UnsafePointer(cArray(landmarks)), world_landmarks: UnsafePointer(cArray(world)),
-        handedness: UnsafePointer(cArray(handedness))))
+        handedness: UnsafePointer(cArray(handedness)), ids: UnsafePointer(cArray(r.ids.map(Int64.init)))))
     return out
 }
 
@@ -208,6 +208,7 @@ public func blazekit_pose_result_free_impl(_ result: UnsafeMutablePointer<blazek
     }
     r.landmarks.map { UnsafeMutablePointer(mutating: $0).deallocate() }
     r.world_landmarks.map { UnsafeMutablePointer(mutating: $0).deallocate() }
+    r.ids.map { UnsafeMutablePointer(mutating: $0).deallocate() }
     result.deallocate()
 }
 
@@ -224,6 +225,7 @@ public func blazekit_hand_result_free_impl(_ result: UnsafeMutablePointer<blazek
     }
     r.landmarks.map { UnsafeMutablePointer(mutating: $0).deallocate() }
     r.world_landmarks.map { UnsafeMutablePointer(mutating: $0).deallocate() }
+    r.ids.map { UnsafeMutablePointer(mutating: $0).deallocate() }
     result.deallocate()
 }
 
@@ -518,6 +520,18 @@ private func requireOut<T>(_ out: UnsafeMutablePointer<T?>?, _ function: String)
     return out
 }
 
+// MARK: - Identities
+
+/// The identity options of the C fields, checked by their C names.
+private func identityOptions(maxAbsentFrames: Int32, minSimilarity: Float, votesHandedness: Bool = false) throws -> IdentityOptions {
+    let identity = IdentityOptions(maxAbsentFrames: Int(maxAbsentFrames), minSimilarity: minSimilarity, votesHandedness: votesHandedness)
+    if let (name, expected, _) = identity.invalidOption {
+        let cName = name == "maxAbsentFrames" ? "identity_max_absent_frames" : "identity_min_similarity"
+        throw option(cName, expected: expected, found: name == "maxAbsentFrames" ? "\(maxAbsentFrames)" : "\(minSimilarity)")
+    }
+    return identity
+}
+
 // MARK: - Pose landmarker
 
 private func poseDefaults() -> blazekit_pose_landmarker_options {
@@ -540,6 +554,8 @@ private func poseDefaults() -> blazekit_pose_landmarker_options {
     o.smooth_landmarks = legacy.smoothLandmarks ? 1 : 0
     o.smooth_segmentation = legacy.smoothSegmentation ? 1 : 0
     o.solution_clock = legacy.usesSolutionClock ? 1 : 0
+    o.identity_max_absent_frames = Int32(swift.identity.maxAbsentFrames)
+    o.identity_min_similarity = swift.identity.minSimilarity
     return o
 }
 
@@ -595,6 +611,7 @@ public func blazekit_pose_landmarker_create_impl(_ options: UnsafePointer<blazek
         swift.minTrackingConfidence = o.min_tracking_confidence
         swift.shouldOutputSegmentationMasks = o.output_segmentation_masks != 0
         swift.accurateMode = try poseAccurateMode(o)
+        swift.identity = try identityOptions(maxAbsentFrames: o.identity_max_absent_frames, minSimilarity: o.identity_min_similarity)
         if o.legacy_solution != 0 {
             swift.legacySolution = LegacyPoseSolution(smoothLandmarks: o.smooth_landmarks != 0, smoothSegmentation: o.smooth_segmentation != 0,
                                                       usesSolutionClock: o.solution_clock != 0)
@@ -688,6 +705,9 @@ private func handDefaults() -> blazekit_hand_landmarker_options {
     o.accurate_off = nil
     o.accurate_on = nil
     o.legacy_solution = 0
+    o.identity_max_absent_frames = Int32(swift.identity.maxAbsentFrames)
+    o.identity_min_similarity = swift.identity.minSimilarity
+    o.vote_handedness = swift.identity.votesHandedness ? 1 : 0
     return o
 }
 
@@ -748,6 +768,8 @@ public func blazekit_hand_landmarker_create_impl(_ options: UnsafePointer<blazek
         swift.minHandPresenceConfidence = o.min_hand_presence_confidence
         swift.minTrackingConfidence = o.min_tracking_confidence
         swift.accurateMode = try handAccurateMode(o)
+        swift.identity = try identityOptions(maxAbsentFrames: o.identity_max_absent_frames, minSimilarity: o.identity_min_similarity,
+                                             votesHandedness: o.vote_handedness != 0)
         if o.legacy_solution != 0 { swift.legacySolution = LegacyHandSolution() }
         let relay = o.result_callback.map { HandRelay($0, o.user_data) }
         swift.handLandmarkerLiveStreamDelegate = relay

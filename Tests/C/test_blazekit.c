@@ -162,6 +162,8 @@ static void test_options_init(void) {
     CHECK(h.accurate_mode == 0 && h.accurate_min_hand_size == 80 && h.accurate_off == NULL && h.accurate_on == NULL,
           "hand accurate mode off");
     CHECK(h.legacy_solution == 0, "hand Tasks graph");
+    CHECK(p.identity_max_absent_frames == 45 && p.identity_min_similarity == 0.2f, "pose identity defaults");
+    CHECK(h.identity_max_absent_frames == 45 && h.identity_min_similarity == 0.2f && h.vote_handedness == 0, "hand identity defaults");
     CHECK_STATUS(blazekit_hand_landmarker_options_init(NULL), BLAZEKIT_ERROR_INVALID_ARGUMENT, "options is NULL");
 }
 
@@ -393,6 +395,7 @@ static void test_pose_image(void) {
         CHECK(r->struct_size == sizeof *r && r->timestamp_ms == 0, "");
         CHECK(r->pose_count == 1 && r->landmarks_per_pose == 33, "%zu poses of %zu", r->pose_count, r->landmarks_per_pose);
         CHECK(r->mask_count == 1, "%zu masks", r->mask_count);
+        CHECK(r->ids == NULL, "no IDs in IMAGE mode");
         int inside = 1;
         for (size_t i = 0; i < r->pose_count * 33; i++) {
             const blazekit_landmark *l = &r->landmarks[i];
@@ -435,6 +438,7 @@ static void test_pose_video(void) {
     for (int64_t t = 0; t < 200; t += 40) {
         CHECK_STATUS(blazekit_pose_landmarker_detect_for_video(lm, &image, t, &r), BLAZEKIT_OK, NULL);
         CHECK(r && r->timestamp_ms == t && r->pose_count == 1, "frame %lld", (long long)t);
+        CHECK(r && r->ids && r->ids[0] == 1, "frame %lld: the person keeps ID 1", (long long)t);
         blazekit_pose_result_free(r);
         r = NULL;
     }
@@ -607,6 +611,7 @@ static void test_hand_video(void) {
     for (int64_t t = 100; t < 300; t += 33) {
         CHECK_STATUS(blazekit_hand_landmarker_detect_for_video(lm, &image, t, &r), BLAZEKIT_OK, NULL);
         CHECK(r && r->timestamp_ms == t && r->hand_count >= 1, "frame %lld", (long long)t);
+        CHECK(r && r->ids && r->ids[0] == 1, "frame %lld: the hand keeps ID 1", (long long)t);
         blazekit_hand_result_free(r);
         r = NULL;
     }
@@ -885,6 +890,59 @@ static void test_legacy_solution(void) {
     free(p.rgb);
 }
 
+/* Identities: options checked by their C names, an older struct_size gets the defaults, voting keeps one label. */
+static void test_identities(void) {
+    current = "identities";
+    blazekit_pose_landmarker_options o;
+    blazekit_pose_landmarker *lm = NULL;
+    blazekit_pose_landmarker_options_init(&o);
+    o.running_mode = BLAZEKIT_RUNNING_MODE_VIDEO;
+    o.identity_max_absent_frames = -1;
+    CHECK_STATUS(blazekit_pose_landmarker_create(&o, &lm), BLAZEKIT_ERROR_INVALID_OPTION, "identity_max_absent_frames");
+    CHECK(lm == NULL, "no landmarker");
+    o.identity_max_absent_frames = 3;
+    o.identity_min_similarity = 1.5f;
+    CHECK_STATUS(blazekit_pose_landmarker_create(&o, &lm), BLAZEKIT_ERROR_INVALID_OPTION, "identity_min_similarity");
+    blazekit_hand_landmarker_options h;
+    blazekit_hand_landmarker *hm = NULL;
+    blazekit_hand_landmarker_options_init(&h);
+    h.identity_min_similarity = -0.5f;
+    CHECK_STATUS(blazekit_hand_landmarker_create(&h, &hm), BLAZEKIT_ERROR_INVALID_OPTION, "identity_min_similarity");
+    /* A 0.3 caller's struct ends before the identity fields: garbage after it is not read. */
+    photo hp = load(HAND_PHOTO);
+    blazekit_image himage = rgb_image(&hp);
+    for (int variant = 0; variant < 2; variant++) {
+        blazekit_hand_landmarker_options_init(&h);
+        h.running_mode = BLAZEKIT_RUNNING_MODE_VIDEO;
+        h.num_hands = 2;
+        if (variant == 0) {
+            h.identity_min_similarity = 7.0f;
+            h.struct_size = offsetof(blazekit_hand_landmarker_options, identity_max_absent_frames);
+        } else {
+            h.vote_handedness = 1;
+        }
+        hm = NULL;
+        CHECK_STATUS(blazekit_hand_landmarker_create(&h, &hm), BLAZEKIT_OK, NULL);
+        int64_t first = -1;
+        for (int t = 0; t < 4; t++) {
+            blazekit_hand_result *r = NULL;
+            CHECK_STATUS(blazekit_hand_landmarker_detect_for_video(hm, &himage, 10 * t, &r), BLAZEKIT_OK, NULL);
+            CHECK(r && r->hand_count >= 1 && r->ids, "variant %d frame %d", variant, t);
+            if (r && r->ids) {
+                if (first < 0) first = r->ids[0];
+                CHECK(r->ids[0] == first && first == 1, "variant %d frame %d: ID %lld", variant, t, (long long)r->ids[0]);
+                for (size_t i = 1; i < r->hand_count; i++) CHECK(r->ids[i] != r->ids[0], "distinct IDs");
+                const blazekit_category *c = &r->handedness[0];
+                CHECK((c->index == 0) == (strcmp(c->category_name, "Right") == 0) && c->score >= 0 && c->score <= 1, "%d %s",
+                      c->index, c->category_name);
+            }
+            blazekit_hand_result_free(r);
+        }
+        blazekit_hand_landmarker_destroy(hm);
+    }
+    free(hp.rgb);
+}
+
 int main(void) {
     setvbuf(stdout, NULL, _IOLBF, 0);
     int crash_signals[6] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP}, installed[6];
@@ -912,6 +970,7 @@ int main(void) {
     test_threads();
     test_accurate_mode();
     test_legacy_solution();
+    test_identities();
     if (xfailed) printf("%d expected failure%s (see XFAIL above)\n", xfailed, xfailed == 1 ? "" : "s");
     printf("%d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;

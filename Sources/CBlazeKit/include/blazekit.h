@@ -41,7 +41,7 @@ extern "C" {
 #endif
 
 #define BLAZEKIT_VERSION_MAJOR 0
-#define BLAZEKIT_VERSION_MINOR 3
+#define BLAZEKIT_VERSION_MINOR 4
 #define BLAZEKIT_VERSION_PATCH 0
 
 /* ---------------------------------------------------------------------------------------------- */
@@ -175,6 +175,12 @@ typedef struct blazekit_pose_result {
     const blazekit_landmark *world_landmarks;  /**< same layout, in metres */
     size_t mask_count;                  /**< pose_count with output_segmentation_masks, else 0 */
     const blazekit_mask *segmentation_masks;
+    /* Since 0.4. */
+    /** BlazeKit's addition (not in MediaPipe): in VIDEO and LIVE_STREAM mode, pose_count stable IDs (>= 1),
+     *  one per pose in the order of `landmarks`: a person keeps its ID while seen and through absences of up
+     *  to identity_max_absent_frames frames; a new person gets the next ID; IDs are never reused by a
+     *  landmarker. NULL in IMAGE mode and when pose_count is 0. Check struct_size before reading it. */
+    const int64_t *ids;
 } blazekit_pose_result;
 
 /** What a hand landmarker finds in one image. Owned by the library; free with blazekit_hand_result_free. */
@@ -186,6 +192,10 @@ typedef struct blazekit_hand_result {
     const blazekit_landmark *landmarks;        /**< hand_count*landmarks_per_hand; presence = the hand's presence score */
     const blazekit_landmark *world_landmarks;  /**< same layout, in metres */
     const blazekit_category *handedness;       /**< hand_count entries, one category per hand */
+    /* Since 0.4. */
+    /** BlazeKit's addition: hand_count stable IDs in VIDEO and LIVE_STREAM mode, as blazekit_pose_result's
+     *  `ids`; NULL in IMAGE mode and when hand_count is 0. */
+    const int64_t *ids;
 } blazekit_hand_result;
 
 /** Frees a result and every array it owns. NULL is a no-op. Thread-safe (any thread, once). */
@@ -274,6 +284,13 @@ typedef struct blazekit_pose_landmarker_options {
     /** With legacy_solution: non-zero (the default) times the filters 33 333 µs a frame, as mp.solutions'
      *  process() does, whatever the timestamps; 0 uses the timestamps passed. */
     int32_t solution_clock;
+    /* Since 0.4. Identities across frames (BlazeKit's addition; blazekit_pose_result's `ids`). */
+    /** VIDEO and LIVE_STREAM: how many frames in a row a person may go unseen and keep its ID; >= 0,
+     *  default 45. */
+    int32_t identity_max_absent_frames;
+    /** VIDEO and LIVE_STREAM: the lowest similarity (landmarks, box overlap and motion; README
+     *  "Identities") at which a pose continues an ID; [0, 1], default 0.2. */
+    float identity_min_similarity;
 } blazekit_pose_landmarker_options;
 
 /** Options of a hand landmarker; same rules as blazekit_pose_landmarker_options. */
@@ -308,6 +325,15 @@ typedef struct blazekit_hand_landmarker_options {
      *  for mirrored images). min_hand_presence_confidence is then mp.solutions' min_tracking_confidence;
      *  min_tracking_confidence is unused. Default 0. */
     int32_t legacy_solution;
+    /* Since 0.4. Identities across frames (BlazeKit's addition; blazekit_hand_result's `ids`). */
+    /** As in blazekit_pose_landmarker_options; default 45. */
+    int32_t identity_max_absent_frames;
+    /** As in blazekit_pose_landmarker_options; default 0.2. */
+    float identity_min_similarity;
+    /** VIDEO and LIVE_STREAM, non-zero: each hand's handedness is its track's vote over the frames so far
+     *  (the score stays this frame's probability of that label) instead of the frame's own label.
+     *  Default 0. */
+    int32_t vote_handedness;
 } blazekit_hand_landmarker_options;
 
 /** Sets struct_size and every default. Returns INVALID_ARGUMENT for NULL. Thread-safe. */

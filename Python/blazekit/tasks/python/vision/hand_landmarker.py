@@ -20,6 +20,9 @@ class HandLandmarkerResult:
     handedness: List[List[category_module.Category]]
     hand_landmarks: List[List[landmark_module.NormalizedLandmark]]
     hand_world_landmarks: List[List[landmark_module.Landmark]]
+    #: BlazeKit's addition (not in MediaPipe): in VIDEO and LIVE_STREAM mode, each hand's stable ID, in the
+    #: order of `hand_landmarks`; empty in IMAGE mode.
+    hand_ids: List[int] = dataclasses.field(default_factory=list)
 
 
 @dataclasses.dataclass
@@ -50,6 +53,13 @@ class HandLandmarkerOptions:
     result_callback: Optional[Callable[[HandLandmarkerResult, Image, int], None]] = None
     #: BlazeKit's accurate mode; None (the default) gives MediaPipe's results.
     accurate_mode: Optional[HandAccurateMode] = None
+    #: BlazeKit's identities (VIDEO, LIVE_STREAM): frames a hand may go unseen and keep its ID (>= 0).
+    identity_max_absent_frames: int = 45
+    #: The lowest similarity at which a hand continues an ID, in [0, 1].
+    identity_min_similarity: float = 0.2
+    #: True: each hand's handedness is its track's vote over the frames so far (score: this frame's
+    #: probability of that label) instead of the frame's own label.
+    vote_handedness: bool = False
 
 
 class HandLandmarker(_base._Landmarker):
@@ -79,6 +89,9 @@ class HandLandmarker(_base._Landmarker):
             c.min_hand_detection_confidence = float(options.min_hand_detection_confidence)
             c.min_hand_presence_confidence = float(options.min_hand_presence_confidence)
             c.min_tracking_confidence = float(options.min_tracking_confidence)
+            c.identity_max_absent_frames = int(options.identity_max_absent_frames)
+            c.identity_min_similarity = float(options.identity_min_similarity)
+            c.vote_handedness = 1 if options.vote_handedness else 0
             mode = options.accurate_mode
             if mode is not None:
                 c.accurate_mode = 1
@@ -99,7 +112,8 @@ class HandLandmarker(_base._Landmarker):
                                                         category_name=(c.category_name or b"").decode())])
         return HandLandmarkerResult(handedness,
                                     _landmark_lists(r.landmarks, n, per, landmark_module.NormalizedLandmark),
-                                    _landmark_lists(r.world_landmarks, n, per, landmark_module.Landmark))
+                                    _landmark_lists(r.world_landmarks, n, per, landmark_module.Landmark),
+                                    hand_ids=_capi.ids(r, n))
 
     def detect(self, image: Image, image_processing_options=None) -> HandLandmarkerResult:
         """The hands in one photo (running mode IMAGE). The GIL is released during inference."""

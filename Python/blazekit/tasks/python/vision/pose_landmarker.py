@@ -39,6 +39,10 @@ class PoseLandmarkerResult:
     pose_landmarks: List[List[landmark_module.NormalizedLandmark]]
     pose_world_landmarks: List[List[landmark_module.Landmark]]
     segmentation_masks: Optional[List[Image]] = None
+    #: BlazeKit's addition (not in MediaPipe): in VIDEO and LIVE_STREAM mode, each pose's stable ID, in the
+    #: order of `pose_landmarks`; a person keeps it while seen and through short absences, IDs are never
+    #: reused. Empty in IMAGE mode.
+    pose_ids: List[int] = dataclasses.field(default_factory=list)
 
 
 @dataclasses.dataclass
@@ -76,6 +80,10 @@ class PoseLandmarkerOptions:
     result_callback: Optional[Callable[[PoseLandmarkerResult, Image, int], None]] = None
     #: BlazeKit's accurate mode; None (the default) gives MediaPipe's results.
     accurate_mode: Optional[PoseAccurateMode] = None
+    #: BlazeKit's identities (VIDEO, LIVE_STREAM): frames a person may go unseen and keep its ID (>= 0).
+    identity_max_absent_frames: int = 45
+    #: The lowest similarity (landmarks, box overlap, motion) at which a pose continues an ID, in [0, 1].
+    identity_min_similarity: float = 0.2
 
 
 class PoseLandmarker(_base._Landmarker):
@@ -106,6 +114,8 @@ class PoseLandmarker(_base._Landmarker):
             c.min_pose_presence_confidence = float(options.min_pose_presence_confidence)
             c.min_tracking_confidence = float(options.min_tracking_confidence)
             c.output_segmentation_masks = 1 if options.output_segmentation_masks else 0
+            c.identity_max_absent_frames = int(options.identity_max_absent_frames)
+            c.identity_min_similarity = float(options.identity_min_similarity)
             mode = options.accurate_mode
             if mode is not None:
                 c.accurate_mode = 1
@@ -120,7 +130,8 @@ class PoseLandmarker(_base._Landmarker):
     def _convert(self, r) -> PoseLandmarkerResult:
         n, per = r.pose_count, r.landmarks_per_pose
         result = PoseLandmarkerResult(_landmark_lists(r.landmarks, n, per, landmark_module.NormalizedLandmark),
-                                      _landmark_lists(r.world_landmarks, n, per, landmark_module.Landmark))
+                                      _landmark_lists(r.world_landmarks, n, per, landmark_module.Landmark),
+                                      pose_ids=_capi.ids(r, n))
         if getattr(self, "_masks", False) and n:
             masks = []
             for i in range(r.mask_count):
