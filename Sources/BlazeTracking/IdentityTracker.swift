@@ -139,6 +139,22 @@ public struct IdentityTracker: Sendable, Equatable {
             trackOf[pair.observation] = pair.track
             taken.insert(pair.track)
         }
+        // Second pass, for what is left: the nearest moved-on box centre within reach.
+        var near: [(distance: Float, track: Int, observation: Int)] = []
+        for (t, track) in tracks.enumerated() where !taken.contains(t) {
+            for (o, observation) in observations.enumerated() where trackOf[o] == nil {
+                if let d = reach(track, observation) { near.append((d, t, o)) }
+            }
+        }
+        near.sort { a, b in
+            if a.distance != b.distance { return a.distance < b.distance }
+            if tracks[a.track].id != tracks[b.track].id { return tracks[a.track].id < tracks[b.track].id }
+            return a.observation < b.observation
+        }
+        for pair in near where trackOf[pair.observation] == nil && !taken.contains(pair.track) {
+            trackOf[pair.observation] = pair.track
+            taken.insert(pair.track)
+        }
         var assignments: [Assignment] = []
         for (o, observation) in observations.enumerated() {
             let t: Int
@@ -182,14 +198,37 @@ public struct IdentityTracker: Sendable, Equatable {
         return (box.lo + box.hi) / 2
     }
 
-    /// 0.6·OKS + 0.4·IoU of the track moved on to this frame and `observation`.
-    func similarity(_ track: Track, _ observation: IdentityObservation) -> Float {
+    /// The track's landmarks moved on to this frame by its velocity, and how many frames it has been unseen
+    /// plus one (1 for a track seen on the previous frame).
+    func predicted(_ track: Track) -> (observation: IdentityObservation, gap: Int) {
         let gap = frame - track.lastFrame
         let shift = track.velocity * Float(min(gap, Self.maxExtrapolatedFrames))
-        let predicted = IdentityObservation(points: track.points.map { $0 + shift }, weights: track.weights)
+        return (IdentityObservation(points: track.points.map { $0 + shift }, weights: track.weights), gap)
+    }
+
+    /// How far a subject may be found from where it was expected, in its box's longer sides: 1/2, widening by
+    /// 0.05 per unseen frame (at most 2).
+    static func reachLimit(gap: Int) -> Float { min(0.5 + 0.05 * Float(gap - 1), 2) }
+
+    /// The distance between the moved-on box centre and the observation's, in the boxes' mean longer side,
+    /// when within ``reachLimit(gap:)`` and the boxes' longer sides are within a factor 1.5; else nil.
+    func reach(_ track: Track, _ observation: IdentityObservation) -> Float? {
+        let (moved, gap) = predicted(track)
+        let a = moved.box, b = observation.box
+        let sideA = max((a.hi - a.lo).x, (a.hi - a.lo).y), sideB = max((b.hi - b.lo).x, (b.hi - b.lo).y)
+        guard sideA > 0, sideB > 0, max(sideA, sideB) <= 1.5 * min(sideA, sideB) else { return nil }
+        let d = ((a.lo + a.hi) / 2 - (b.lo + b.hi) / 2)
+        let distance = (d * d).sum().squareRoot() / ((sideA + sideB) / 2)
+        return distance <= Self.reachLimit(gap: gap) ? distance : nil
+    }
+
+    /// 0.6·OKS + 0.4·IoU of the track moved on to this frame and `observation`.
+    func similarity(_ track: Track, _ observation: IdentityObservation) -> Float {
+        let (predicted, gap) = predicted(track)
         let a = predicted.box, b = observation.box
         let areaA = (a.hi - a.lo).x * (a.hi - a.lo).y, areaB = (b.hi - b.lo).x * (b.hi - b.lo).y
-        let scale2 = max((areaA + areaB) / 2, 1)
+        let sideA = max((a.hi - a.lo).x, (a.hi - a.lo).y), sideB = max((b.hi - b.lo).x, (b.hi - b.lo).y)
+        let scale2 = max((sideA * sideA + sideB * sideB) / 2, 1)
         let spread = min(1 + 0.1 * Float(gap - 1), 4)
         let n = min(predicted.points.count, observation.points.count)
         var sum: Float = 0, total: Float = 0

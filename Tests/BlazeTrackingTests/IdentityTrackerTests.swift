@@ -61,6 +61,16 @@ import Testing
         #expect(Set(Self.run(frames).last!.values).count == 5)
     }
 
+    @Test func fastSwapsKeepTheIDs() {
+        // A and B, still, swap places in 6 frames (45 px a frame, a fifth of their height), then stay.
+        let frames = (0..<20).map { t -> [(name: String, observation: IdentityObservation)] in
+            let k = Float(min(max(t - 5, 0), 6)) / 6
+            return [("A", Self.figure(at: 200 + 270 * k, 100)), ("B", Self.figure(at: 470 - 270 * k, 100, spread: 20))]
+        }
+        let ids = Self.run(frames)
+        #expect(Set(ids.map { $0["A"]! }).count == 1 && Set(ids.map { $0["B"]! }).count == 1 && ids[0]["A"] != ids[0]["B"])
+    }
+
     @Test func aDissimilarSubjectStartsANewTrack() {
         // The same place, but one frame later a figure of another size and shape: below minSimilarity 0.9.
         let frames = [[("A", Self.figure(at: 100, 100))], [("B", Self.figure(at: 300, 300, spread: 5))]]
