@@ -208,6 +208,8 @@ func contents(of directory: URL) throws -> [String: Data] {
         #expect(records.map { $0["frame"] as? String } == (0..<6).map { String(format: "frame_%05d", $0) })
         #expect(records.allSatisfy { $0["video"] as? String == "pan.mp4" && $0["image"] == nil })
         #expect(records.allSatisfy { ($0["poses"] as? [Any])?.count == 1 })
+        // The person's "id" (BlazeKit's identities) is on every frame and stays 1.
+        #expect(records.allSatisfy { (($0["poses"] as? [[String: Any]])?.first?["id"] as? Int) == 1 })
         #expect(run.stderr.contains("pan.mp4: tracked 6 frames"))
         #expect(!run.stderr.contains("frames/s"))
 

@@ -14,7 +14,7 @@ Clips (30 fps, WIDTHxHEIGHT, default 640x360):
 - leave_return:  B walks out of the frame on the right and is back in sight about 31 frames later (1 s).
 - fast_swap:     A and B swap places in 6 frames, twice.
 - appear_mid:    A alone; B walks in from the left at frame 25, C from the right at frame 45.
-`--tiny` writes one small crossing clip (256x144, 16 frames, two people), the fixture of
+`--tiny` writes one small crossing clip (256x144, 16 frames, two people, grey background), the fixture of
 Tests/BlazeKitTests/Fixtures/identity.
 
     python3 Tools/identity/make_identity_clips.py --shared ../shared/testdata --out /tmp/idclips
@@ -109,9 +109,10 @@ def paste(frame, rgb, alpha, left, top):
     return mine
 
 
-def make_clip(out, name, frames, people, cutouts, width, height, seed):
+def make_clip(out, name, frames, people, cutouts, width, height, seed, flat=False):
+    """Writes the clip's frames and truth.json; `flat`: a plain grey background and the smallest PNGs."""
     os.makedirs(out, exist_ok=True)
-    bg = background(width, height, seed)
+    bg = np.full((height, width, 3), 128, np.float32) if flat else background(width, height, seed)
     truth = {"clip": name, "width": width, "height": height, "fps": 30, "frames": []}
     for t in range(frames):
         frame = bg.copy()
@@ -131,7 +132,7 @@ def make_clip(out, name, frames, people, cutouts, width, height, seed):
             entries.append({"id": ident, "visible": round(float(visible.sum() / total), 4),
                             "height": float(landmarks[:, 1].max() - landmarks[:, 1].min()),
                             "landmarks": [[round(float(x + left), 2), round(float(y + top), 2)] for x, y in landmarks]})
-        write_png(os.path.join(out, f"frame_{t:05d}.png"), np.clip(frame + 0.5, 0, 255).astype(np.uint8))
+        write_png(os.path.join(out, f"frame_{t:05d}.png"), np.clip(frame + 0.5, 0, 255).astype(np.uint8), 9 if flat else 1)
         truth["frames"].append({"frame": f"frame_{t:05d}", "people": entries})
     with open(os.path.join(out, "truth.json"), "w") as f:
         json.dump(truth, f, separators=(",", ":"))
@@ -153,7 +154,8 @@ def main():
     if args.tiny:
         _, people = clips["crossing"]
         step = lambda f: (lambda t: f(t * 71 / 15))
-        make_clip(args.out, "crossing_tiny", 16, {k: (d, step(p)) for k, (d, p) in people.items()}, cutouts, width, height, 7)
+        make_clip(args.out, "crossing_tiny", 16, {k: (d, step(p)) for k, (d, p) in people.items()}, cutouts, width, height, 7,
+                  flat=True)
         return
     wanted = [n for n in args.only.split(",") if n] or list(clips)
     for i, name in enumerate(wanted):
