@@ -11,7 +11,7 @@ struct HandCommand: ParsableCommand {
             Each photo gives a line {"image":NAME,"width":W,"height":H,"hands":[{"handedness":{"categoryName":"Left"|"Right",\
             "score":s},"landmarks":[[x,y,z],…21],"worldLandmarks":[[x,y,z],…21]}]}, with MediaPipe Tasks' conventions \
             (EXIF orientation applied). Each frame of a video file is tracked as MediaPipe's VIDEO mode does and gives \
-            {"video":NAME,"frame":"frame_00000","timestampMs":T,…}. An input that cannot be read gives \
+            {"video":NAME,"frame":"frame_00000","timestampMs":T,…}, each hand object with BlazeKit's "id", stable over the clip. An input that cannot be read gives \
             {"image":NAME,"error":MESSAGE} (for a damaged video, after the lines of the frames before the damage); the \
             others still run and the exit status is 1. With --video --fps F the inputs are one video's frames; \
             --raw WIDTHxHEIGHT reads RGB24 frames from standard input. Batch: --output-dir, --resume, --inputs-from, --shard.
