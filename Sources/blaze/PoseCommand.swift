@@ -12,7 +12,8 @@ struct PoseCommand: ParsableCommand {
             "worldLandmarks":[[x,y,z,visibility,presence],…33]}]}, with MediaPipe Tasks' conventions (x, y normalized \
             to the displayed image, EXIF orientation applied; world landmarks in metres around the hips). Each frame of a \
             video file is tracked as MediaPipe's VIDEO mode does and gives {"video":NAME,"frame":"frame_00000",\
-            "timestampMs":T,…}, each pose object with BlazeKit's "id", stable over the clip with the stream's presentation time (display rotation applied). An input that cannot be \
+            "timestampMs":T,…} with the stream's presentation time (display rotation applied), each pose object also with \
+            BlazeKit's "id", stable over the clip. An input that cannot be \
             read gives {"image":NAME,"error":MESSAGE} (for a damaged video, after the lines of the frames before the \
             damage); the others still run and the exit status is 1. With --video --fps F the inputs are one video's frames; \
             --raw WIDTHxHEIGHT reads RGB24 frames from standard input. Batch: --output-dir, --resume, --inputs-from, --shard.
