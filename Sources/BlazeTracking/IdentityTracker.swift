@@ -67,16 +67,18 @@ public struct IdentityObservation: Sendable, Equatable {
 /// - **motion**: the track's landmarks and box are moved on by its velocity (of the landmarks' box
 ///   centre, smoothed), for as many frames as it has been unseen, at most ``maxExtrapolatedFrames``;
 /// - **landmark similarity** (OKS-like): `Σ wᵢ·exp(−dᵢ² / (2·s²·kᵢ²·g²)) / Σ wᵢ` over the landmarks, `dᵢ`
-///   the distance between the moved-on and the new landmark, `s²` the mean area of the two boxes, `kᵢ`
-///   the landmark's falloff (pose: COCO's per-keypoint constants mapped to BlazePose's 33 points; hand:
+///   the distance between the moved-on and the new landmark, `s²` the mean square of the two boxes' longer
+///   sides, `kᵢ` the landmark's falloff (pose: COCO's per-keypoint constants mapped to BlazePose's 33 points; hand:
 ///   0.12 for every point), `wᵢ` the smaller of the two weights (pose: visibility), `g` a spread growing
 ///   by 0.1 per unseen frame (at most 4) so a subject that was away may be found farther off;
 /// - **region overlap**: the IoU of the moved-on box and the new one;
-/// - similarity = 0.6·OKS + 0.4·IoU.
+/// - similarity = (0.6·OKS + 0.4·IoU) × the ratio of the boxes' longer sides (smaller over larger), so a track
+///   of another size (a stale duplicate, another hand) does not take a subject the size of a recent one.
 ///
 /// Pairs are then taken greedily, most similar first (ties: lower ID, then earlier subject), while the
-/// similarity is at least ``IdentityOptions/minSimilarity``. A subject left over starts a new track with
-/// the next ID (IDs count up from 1 and are never reused by one tracker, also across ``reset()``); a track
+/// similarity is at least ``IdentityOptions/minSimilarity``. What is left is paired by the nearest moved-on
+/// box centre, within ``reachLimit(gap:)`` box sides and for boxes of like size (``reach(_:_:)``). A subject
+/// left over after both starts a new track with the next ID (IDs count up from 1 and are never reused by one tracker, also across ``reset()``); a track
 /// unseen for more than ``IdentityOptions/maxAbsentFrames`` frames is retired. Everything is a plain
 /// function of the frames seen, so the IDs are deterministic.
 ///
@@ -222,7 +224,7 @@ public struct IdentityTracker: Sendable, Equatable {
         return distance <= Self.reachLimit(gap: gap) ? distance : nil
     }
 
-    /// 0.6·OKS + 0.4·IoU of the track moved on to this frame and `observation`.
+    /// (0.6·OKS + 0.4·IoU) × size ratio of the track moved on to this frame and `observation`.
     func similarity(_ track: Track, _ observation: IdentityObservation) -> Float {
         let (predicted, gap) = predicted(track)
         let a = predicted.box, b = observation.box
@@ -244,7 +246,7 @@ public struct IdentityTracker: Sendable, Equatable {
         let inter = max(hi.x - lo.x, 0) * max(hi.y - lo.y, 0)
         let union = areaA + areaB - inter
         let iou = union > 0 ? inter / union : 0
-        return 0.6 * oks + 0.4 * iou
+        return (0.6 * oks + 0.4 * iou) * min(sideA, sideB) / max(sideA, sideB, 1e-6)
     }
 
     /// COCO's keypoint constants (2σ) on BlazePose's 33 landmarks: face points as the nose and eyes, ears,
