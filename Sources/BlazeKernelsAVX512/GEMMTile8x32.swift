@@ -189,7 +189,7 @@ public enum GEMMTile8x32 {
         if rows == 2, columns == 32 {
             let rowBytes = ldc &* 4
             out.storeBytes(of: clamp(acc00), as: V.self); out.storeBytes(of: clamp(acc01), toByteOffset: 64, as: V.self)
-            var o = out + rowBytes
+            let o = out + rowBytes
             o.storeBytes(of: clamp(acc10), as: V.self); o.storeBytes(of: clamp(acc11), toByteOffset: 64, as: V.self)
             return
         }
@@ -232,7 +232,7 @@ public enum GEMMTile8x32 {
         let rowBytes = ldc &* 4
         if rows == 2, columns == 16 {
             out.storeBytes(of: clamp(acc00), as: V.self)
-            var o = out + rowBytes
+            let o = out + rowBytes
             o.storeBytes(of: clamp(acc10), as: V.self)
             return
         }

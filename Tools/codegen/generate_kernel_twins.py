@@ -533,7 +533,7 @@ def gemm_register_epilogue(R, W, half, second=None):
         return ('%s.storeBytes(of: clamp(acc%d0), as: V.self); %s.storeBytes(of: clamp(acc%d1), toByteOffset: %d, as: %s.self)'
                 % (base, r, base, r, 4 * W, 'H' if second else 'V'))
     L.append('    ' + stores(0, 'out'))
-    L.append('    var o = out + rowBytes')
+    L.append('    %s o = out + rowBytes' % ('var' if R > 2 else 'let'))
     for r in range(1, R):
         L.append('    ' + stores(r, 'o') + ('; o += rowBytes' if r < R - 1 else ''))
     L.append('    return')
