@@ -54,7 +54,7 @@ enum Conv2DOp: OpPlanner {
         if window.isPointwise, outC <= Step.narrowOutputChannelLimit, b.measuresPlan, b.pointwiseNarrowForTesting == nil {
             // The pixel-major narrow kernel or the packed GEMM (with most of its tile's columns empty): which is
             // faster depends on the map and the host (256 × 256, 8 → 8 on one Intel AVX-512 core: GEMM 0.32 ms,
-            // narrow 0.42 ms in `blaze-bench kernels`; at 28 × 28, 24 → 2 the narrow kernel wins by half).
+            // narrow 0.42 ms in `blaze-bench kernels`; at 28 × 28, 24 → 2 the narrow kernel runs at 13 GFLOP/s, the GEMM at 7).
             return faster(denseStep(s, tile: tile, wide: wide, inChannels: x.c),
                           packedStep(s, tile: tile, inChannels: x.c), pool: b.pool)
         }
@@ -121,9 +121,9 @@ enum Conv2DOp: OpPlanner {
         return s
     }
 
-    /// Whichever of two 1×1 steps `a` and `b` (sparse or dense; narrow or packed GEMM) runs the node faster on this machine, timed on a scratch
-    /// input of small values, in alternation, best of three runs after a warm-up. A map of at most
-    /// ``timingPixels`` pixels runs whole, as planned, on the session's `pool` when it has several
+    /// Whichever of two 1×1 steps `a` and `b` (sparse or dense; narrow or packed GEMM) runs the node faster on
+    /// this machine, timed on a scratch input of small values, in alternation, best of three runs after a
+    /// warm-up. A map of at most ``timingPixels`` pixels runs whole, as planned, on the session's `pool` when it has several
     /// threads (how the work is split and the threads' shared caches decide: pose_detection's 14×14,
     /// 1152 → 192 node is faster sparse on one thread and dense on two; timing it on one thread cost
     /// pose_detection 7–10 % at 2 threads); a larger map is timed on one thread over its first
