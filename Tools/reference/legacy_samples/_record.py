@@ -5,7 +5,8 @@ Each sample imports this module once, just before its unchanged `import mediapip
 1. picks the implementation: `LEGACY_MP=mediapipe` (default) or `LEGACY_MP=blazekit`. For blazekit it imports
    `blazekit` and puts it (and every `blazekit.*` module then loaded) in `sys.modules` under the `mediapipe`
    names, so the sample's own `import mediapipe as mp` line yields blazekit: the port is "only the import
-   changed", done as an alias instead of an edit.
+   changed", done as an alias instead of an edit. `LEGACY_MP_KERNELS=tflite` (mediapipe only) runs mediapipe's
+   networks on TFLite's own kernels instead of XNNPACK, to measure MediaPipe against itself (`_tflite_kernels.py`).
 2. wraps `mp.solutions.pose.Pose`, `mp.solutions.hands.Hands` and `mp.solutions.holistic.Holistic` (those that
    exist) in place: `__init__` may have `model_complexity` overridden (`LEGACY_POSE_MODEL_COMPLEXITY` for Pose and
    Holistic, `LEGACY_HANDS_MODEL_COMPLEXITY` for Hands: the static samples ask for Pose's heavy model, 2, which
@@ -43,6 +44,13 @@ def _alias_blazekit():
 
 if IMPL == "blazekit":
     _alias_blazekit()
+KERNELS = os.environ.get("LEGACY_MP_KERNELS", "xnnpack")
+if KERNELS not in ("xnnpack", "tflite") or (KERNELS == "tflite" and IMPL != "mediapipe"):
+    raise SystemExit(f"_record: LEGACY_MP_KERNELS must be xnnpack, or tflite with LEGACY_MP=mediapipe, not {KERNELS!r}")
+if KERNELS == "tflite":
+    from mediapipe.python import solution_base as _solution_base
+    from _tflite_kernels import use_tflite_kernels
+    use_tflite_kernels(_solution_base)
 import mediapipe as _mp  # noqa: E402  (blazekit itself when aliased)
 
 _OVERRIDES = {}
@@ -68,7 +76,7 @@ if os.environ.get("LEGACY_RECORD"):
     _write({"meta": {"impl": IMPL, "module": getattr(_mp, "__file__", None),
                      "version": getattr(_mp, "__version__", None),
                      "sample": os.path.basename(sys.argv[0]), "argv": sys.argv[1:],
-                     "model_complexity_overrides": _OVERRIDES, "masks": os.path.abspath(_masks) if _masks else None}})
+                     "kernels": KERNELS, "model_complexity_overrides": _OVERRIDES, "masks": os.path.abspath(_masks) if _masks else None}})
 
 
 def _jsonable(v):
