@@ -1,0 +1,131 @@
+// The C ABI declared in Sources/CBlazeKit/include/blazekit.h, over BlazeKit's task API only
+// (PoseLandmarker, HandLandmarker, HolisticLandmarker, their options and results, Image, TaskError). No Swift
+// type crosses the boundary: handles are retained Swift objects seen as opaque pointers, results are malloc'd C
+// structs. Every pointer and size is checked before memory is touched, and every throw becomes a status code
+// plus a per-thread message (blazekit_last_error_message).
+//
+// This file: failures, the guard every function runs in, versioned structs and the option checks the tasks
+// share. Images.swift, Models.swift, Results.swift and Handles.swift hold the rest of what the tasks share;
+// PoseAPI.swift, HandAPI.swift and HolisticAPI.swift one task each.
+import BlazeKit
+import CBlazeKit
+import Foundation
+
+// MARK: - Errors
+
+/// A failure on its way to the caller: a status code and the message to store.
+struct CFailure: Error {
+    var status: blazekit_status
+    var message: String
+    init(_ status: blazekit_status, _ message: String) { (self.status, self.message) = (status, message) }
+}
+
+func argument(_ message: String) -> CFailure { CFailure(BLAZEKIT_ERROR_INVALID_ARGUMENT, message) }
+func option(_ name: String, expected: String, found: String) -> CFailure {
+    CFailure(BLAZEKIT_ERROR_INVALID_OPTION, "option \(name): expected \(expected), found \(found)")
+}
+
+/// A Swift error as a status: BlazeKit's task errors by case, image errors as bad arguments, anything else
+/// as `fallback` (model errors while creating, internal errors afterwards).
+func failure(_ error: any Error, fallback: blazekit_status, function: String) -> CFailure {
+    if let f = error as? CFailure { return f }
+    let text = "\(function): \(error)"
+    if let task = error as? TaskError {
+        switch task {
+        case .invalidOption: return CFailure(BLAZEKIT_ERROR_INVALID_OPTION, text)
+        case .modelNotFound: return CFailure(BLAZEKIT_ERROR_MODEL, text)
+        case .runningModeMismatch: return CFailure(BLAZEKIT_ERROR_RUNNING_MODE, text)
+        case .unsupportedOrientation: return CFailure(BLAZEKIT_ERROR_INVALID_ARGUMENT, text)
+        case let .nonIncreasingTimestamp(_, previous, actual):
+            return CFailure(BLAZEKIT_ERROR_TIMESTAMP,
+                            "\(function): timestamp_ms \(actual) is not greater than the previous timestamp \(previous); timestamps must increase strictly")
+        }
+    }
+    if error is ImageError { return CFailure(BLAZEKIT_ERROR_INVALID_ARGUMENT, text) }
+    return CFailure(fallback, text)
+}
+
+/// Runs `body`, turning a throw into a status code and the thread's last error message.
+func guarded(_ function: String, fallback: blazekit_status = BLAZEKIT_ERROR_INTERNAL,
+             _ body: () throws -> Void) -> blazekit_status {
+    do {
+        try body()
+        return BLAZEKIT_OK
+    } catch {
+        let f = failure(error, fallback: fallback, function: function)
+        blazekit_internal_set_error(f.message.hasPrefix(function) ? f.message : "\(function): \(f.message)")
+        return f.status
+    }
+}
+
+// MARK: - Versioned structs
+
+/// Copies a caller's struct of `struct_size` bytes over `defaults`: fields beyond the caller's size keep
+/// their defaults; a size smaller than the `struct_size` field or larger than this library's struct is refused.
+func readVersioned<S>(_ pointer: UnsafePointer<S>?, defaults: S, name: String) throws -> S {
+    guard let pointer else { throw argument("\(name) is NULL") }
+    let size = UnsafeRawPointer(pointer).load(as: Int.self)
+    let known = MemoryLayout<S>.size
+    guard size >= MemoryLayout<Int>.size, size <= known else {
+        throw argument("\(name)->struct_size is \(size); expected \(MemoryLayout<Int>.size)…\(known) (set it with the *_init function or to sizeof)")
+    }
+    var value = defaults
+    withUnsafeMutableBytes(of: &value) { dst in
+        dst.copyMemory(from: UnsafeRawBufferPointer(start: UnsafeRawPointer(pointer), count: size))
+    }
+    return value
+}
+
+/// Stores `defaults()` in the caller's options struct (the *_options_init functions).
+func initOptions<S>(_ options: UnsafeMutablePointer<S>?, _ function: String, _ defaults: () -> S) -> blazekit_status {
+    guarded(function) {
+        guard let options else { throw argument("options is NULL") }
+        options.pointee = defaults()
+    }
+}
+
+// MARK: - Options the tasks share
+
+/// Checks the fields every landmarker has (and a count, when the task has one) by their C names; the running mode.
+func checkCommon(runningMode: Int32, model: Int32, threadCount: Int32, hasCallback: Bool,
+                 count: (name: String, value: Int32)?, confidences: [(String, Float)]) throws -> RunningMode {
+    let modes: [RunningMode] = [.image, .video, .liveStream]
+    guard (0...2).contains(runningMode) else {
+        throw option("running_mode", expected: "0 (IMAGE), 1 (VIDEO) or 2 (LIVE_STREAM)", found: "\(runningMode)")
+    }
+    guard (0...1).contains(model) else { throw option("model", expected: "0 (FULL) or 1 (LITE)", found: "\(model)") }
+    guard (1...64).contains(threadCount) else { throw option("thread_count", expected: "1…64", found: "\(threadCount)") }
+    if let count, count.value <= 0 { throw option(count.name, expected: "> 0", found: "\(count.value)") }
+    for (name, value) in confidences where !(value >= 0 && value <= 1) {
+        throw option(name, expected: "a value in [0, 1]", found: "\(value)")
+    }
+    let mode = modes[Int(runningMode)]
+    if mode == .liveStream, !hasCallback {
+        throw option("result_callback", expected: "a callback in running mode LIVE_STREAM", found: "NULL")
+    }
+    if mode != .liveStream, hasCallback {
+        throw option("result_callback", expected: "NULL in running mode \(mode == .image ? "IMAGE" : "VIDEO")", found: "a callback")
+    }
+    return mode
+}
+
+func modeName(_ mode: RunningMode) -> String {
+    switch mode {
+    case .image: return "IMAGE"
+    case .video: return "VIDEO"
+    case .liveStream: return "LIVE_STREAM"
+    }
+}
+
+/// The identity options of the C fields, checked by their C names.
+func identityOptions(maxAbsentFrames: Int32, minSimilarity: Float, votesHandedness: Bool = false) throws -> IdentityOptions {
+    let identity = IdentityOptions(maxAbsentFrames: Int(maxAbsentFrames), minSimilarity: minSimilarity, votesHandedness: votesHandedness)
+    if let (name, expected, _) = identity.invalidOption {
+        let cName = name == "maxAbsentFrames" ? "identity_max_absent_frames" : "identity_min_similarity"
+        throw option(cName, expected: expected, found: name == "maxAbsentFrames" ? "\(maxAbsentFrames)" : "\(minSimilarity)")
+    }
+    return identity
+}
+
+/// The built-in pose landmark network the C `model` field names.
+func poseModel(_ model: Int32) -> PoseLandmarkerModel { model == Int32(BLAZEKIT_MODEL_LITE.rawValue) ? .lite : .full }
