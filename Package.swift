@@ -103,7 +103,8 @@ let package = Package(
         // blazekit.h and the C-only helpers (version, status names, per-thread error message).
         .target(name: "CBlazeKit", exclude: ["README.md"]),
         // The C functions over BlazeKit's task API (@_cdecl); the `blazekit` dynamic library.
-        .target(name: "BlazeKitC", dependencies: ["BlazeKit", "CBlazeKit"], exclude: ["README.md"]),
+        // BlazeConverter (which BlazeKit links already) converts a single `.tflite` landmark model given by path.
+        .target(name: "BlazeKitC", dependencies: ["BlazeKit", "CBlazeKit", "BlazeConverter"], exclude: ["README.md"]),
 
         // MARK: - Tools
         .target(name: "BlazeConverter",

@@ -1,5 +1,6 @@
 // Where a landmarker's networks come from: the built-in models next to the library, a bundle, a directory, or
 // one converted landmark model (a path or a buffer) paired with the built-in networks.
+import BlazeConverter
 import BlazeKit
 import CBlazeKit
 import Foundation
@@ -43,7 +44,8 @@ private let builtinModelDirectory: String? = {
 
 /// The model named by the C options, as a path BlazeKit's task API takes without looking for its own
 /// resources: a `.task` bundle or a directory as given; the built-in models' directory; or, for a single
-/// converted landmark model (a path, or a buffer), a private temporary directory linking it and the other
+/// landmark model (a converted model as a path or a buffer, or a MediaPipe `.tflite` path, converted into a
+/// private temporary file), a private temporary directory linking it and the other
 /// built-in networks of the task under their built-in names. A buffer is first written to a private temporary file. Whatever was
 /// made is removed once the landmarker is created (a converted model stays mapped; a bundle is read in full).
 final class ModelSource {
@@ -85,7 +87,7 @@ final class ModelSource {
             path = given
             if isDirectory.boolValue || given.lowercased().hasSuffix(".task") { return }
             shownName = given
-            landmarkFile = given
+            landmarkFile = given.lowercased().hasSuffix(".tflite") ? try converted(given) : given
         } else {
             guard let builtin = builtinModelDirectory else { throw Self.noBuiltins() }
             path = builtin
@@ -118,12 +120,27 @@ final class ModelSource {
         ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
     }
 
-    private func writeTemporary(_ bytes: UnsafeRawBufferPointer, suffix: String) throws -> String {
+    /// A MediaPipe `.tflite` landmark model (e.g. `pose_landmark_heavy.tflite`) converted as BlazeKit's task API
+    /// converts one (its input range from the built-in model of its family), in a private temporary `.bkm`.
+    private func converted(_ file: String) throws -> String {
+        let name = (file as NSString).lastPathComponent
+        let bytes: [UInt8]
+        do {
+            guard let data = FileManager.default.contents(atPath: file) else { throw CFailure(BLAZEKIT_ERROR_MODEL, "cannot be read") }
+            bytes = try ModelConverter.convert(ConversionRequest(tflite: [UInt8](data), sourceFile: name,
+                                                                 name: (name as NSString).deletingPathExtension)).serialized()
+        } catch {
+            throw CFailure(BLAZEKIT_ERROR_MODEL, "model \(file): cannot be converted: \((error as? CFailure)?.message ?? "\(error)")")
+        }
+        return try bytes.withUnsafeBytes { try writeTemporary($0, suffix: ".bkm", for: "model_asset_path") }
+    }
+
+    private func writeTemporary(_ bytes: UnsafeRawBufferPointer, suffix: String, for what: String = "model_asset_buffer") throws -> String {
         let dir = Self.temporaryRoot
         var template = Array("\(dir)/blazekit-model-XXXXXX\(suffix)".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemps($0.baseAddress!, Int32(suffix.utf8.count)) }
         guard fd >= 0 else {
-            throw CFailure(BLAZEKIT_ERROR_MODEL, "model_asset_buffer: cannot create a temporary file in \(dir): \(String(cString: strerror(errno)))")
+            throw CFailure(BLAZEKIT_ERROR_MODEL, "\(what): cannot create a temporary file in \(dir): \(String(cString: strerror(errno)))")
         }
         let file = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         temporaryFiles.append(file)
@@ -133,7 +150,7 @@ final class ModelSource {
             let n = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
             if n < 0 && errno == EINTR { continue }
             guard n > 0 else {
-                throw CFailure(BLAZEKIT_ERROR_MODEL, "model_asset_buffer: cannot write a temporary copy in \(dir): \(String(cString: strerror(errno)))")
+                throw CFailure(BLAZEKIT_ERROR_MODEL, "\(what): cannot write a temporary copy in \(dir): \(String(cString: strerror(errno)))")
             }
             offset += n
         }

@@ -243,8 +243,9 @@ typedef void (*blazekit_hand_result_callback)(void *user_data, int32_t status, c
  *  (or /tmp), removed before create returns. */
 typedef struct blazekit_pose_landmarker_options {
     size_t struct_size;
-    /** A MediaPipe .task bundle, a converted landmark model (.bkm, used with the built-in detector) or
-     *  a directory of converted models. NUL-terminated; copied during create. */
+    /** A MediaPipe .task bundle, a converted landmark model (.bkm, used with the built-in detector), a
+     *  MediaPipe .tflite landmark model (e.g. pose_landmark_heavy.tflite; converted during create into a
+     *  private temporary file, since 0.5) or a directory of converted models. NUL-terminated; copied during create. */
     const char *model_asset_path;
     /** The bytes of a .task bundle or a converted .bkm landmark model; copied during create. */
     const void *model_asset_buffer;
