@@ -1,8 +1,9 @@
-/* Tests of every function of blazekit.h and every bad input the header promises to refuse.
- * Built and run by Tools/checks/ctest.sh (also under AddressSanitizer). Run from the repository root.
+/* Tests of the pose and hand functions of blazekit.h (the holistic ones: test_holistic.c) and every bad input
+ * the header promises to refuse. Built and run by Tools/checks/ctest.sh (also under AddressSanitizer). Run from the repository root.
  * Prints one line per failed check, then "N passed, M failed" (and "K expected failures"). */
 #define _GNU_SOURCE
 #include "blazekit.h"
+#include "check.h"
 
 #include <math.h>
 #include <pthread.h>
@@ -17,43 +18,9 @@ extern char **environ;
 int openblas_get_num_threads(void);
 void openblas_set_num_threads(int);
 
-static int passed, failed, xfailed;
-static const char *current;
+static int xfailed;
 
-#define CHECK(cond, ...) do { \
-    if (cond) passed++; \
-    else { failed++; printf("FAIL %s (%s:%d): %s: ", current, __FILE__, __LINE__, #cond); printf(__VA_ARGS__); printf("\n"); } \
-} while (0)
-/* A status and, on failure, a message containing `needle`. */
-#define CHECK_STATUS(call, want, needle) do { \
-    int got_ = (call); \
-    CHECK(got_ == (want), "%s returned %s, expected %s (message: %s)", #call, blazekit_status_name(got_), \
-          blazekit_status_name(want), blazekit_last_error_message()); \
-    if ((want) != BLAZEKIT_OK) CHECK(contains(blazekit_last_error_message(), needle), \
-          "message \"%s\" lacks \"%s\"", blazekit_last_error_message(), needle ? (const char *)needle : ""); \
-} while (0)
-
-static int contains(const char *haystack, const char *needle) { return !needle || strstr(haystack, needle) != NULL; }
-
-#define POSE_PHOTO "Tests/BlazeKitTests/Fixtures/pose/mpii_052475643.png"
-#define HAND_PHOTO "Tests/BlazeKitTests/Fixtures/hand/panoptic_ex2_2.flv_000040_l.png"
 #define POSE_MODEL_DIR "Models/bkm"
-
-typedef struct { uint8_t *rgb; int32_t w, h; } photo;
-
-static photo load(const char *path) {
-    photo p = {0};
-    int32_t orientation = -1;
-    int s = blazekit_image_decode_file(path, &p.rgb, &p.w, &p.h, &orientation);
-    if (s != BLAZEKIT_OK) { printf("cannot decode %s: %s\n", path, blazekit_last_error_message()); exit(2); }
-    return p;
-}
-
-static blazekit_image rgb_image(const photo *p) {
-    blazekit_image image;
-    blazekit_image_init(&image, p->rgb, (size_t)p->w * p->h * 3, p->w, p->h, BLAZEKIT_PIXEL_FORMAT_RGB);
-    return image;
-}
 
 static blazekit_pose_landmarker *make_pose(int mode, blazekit_pose_result_callback cb, void *user, int masks) {
     blazekit_pose_landmarker_options o;
@@ -94,18 +61,6 @@ static int same_hand(const blazekit_hand_result *a, const blazekit_hand_result *
     for (size_t i = 0; i < a->hand_count; i++)
         if (a->handedness[i].index != b->handedness[i].index || a->handedness[i].score != b->handedness[i].score) return 0;
     return 1;
-}
-
-static uint8_t *read_file(const char *path, size_t *size) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    uint8_t *bytes = malloc((size_t)n);
-    *size = fread(bytes, 1, (size_t)n, f);
-    fclose(f);
-    return bytes;
 }
 
 /* ---------------------------------------------------------------------------------------------- */

@@ -18,6 +18,11 @@ int main() {
     blazekit_hand_landmarker *h = nullptr;
     ok = ok && blazekit_hand_landmarker_create(&hand, &h) == BLAZEKIT_OK;
     std::unique_ptr<blazekit_hand_landmarker, void (*)(blazekit_hand_landmarker *)> owned(h, blazekit_hand_landmarker_destroy);
+    blazekit_holistic_landmarker_options holistic;
+    ok = ok && blazekit_holistic_landmarker_options_init(&holistic) == BLAZEKIT_OK;
+    holistic.thread_count = 0;
+    blazekit_holistic_landmarker *hl = nullptr;
+    ok = ok && blazekit_holistic_landmarker_create(&holistic, &hl) == BLAZEKIT_ERROR_INVALID_OPTION && hl == nullptr;
     std::printf("C++: blazekit %s, %s\n", blazekit_version_string(), ok ? "ok" : "FAILED");
     std::printf("%d passed, %d failed\n", ok ? 1 : 0, ok ? 0 : 1);
     return ok ? 0 : 1;

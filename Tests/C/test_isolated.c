@@ -27,6 +27,19 @@ int main(void) {
     s = blazekit_hand_landmarker_create(&h, &hm);
     CHECK(s == BLAZEKIT_OK && hm != NULL, "a directory of converted models");
     blazekit_hand_landmarker_destroy(hm);
+    blazekit_holistic_landmarker_options ho;
+    blazekit_holistic_landmarker_options_init(&ho);
+    blazekit_holistic_landmarker *holistic = NULL;
+    s = blazekit_holistic_landmarker_create(&ho, &holistic);
+    CHECK(s == BLAZEKIT_ERROR_MODEL && holistic == NULL && strstr(blazekit_last_error_message(), "built-in models were not found"),
+          "built-in holistic models");
+    ho.model_asset_path = "Models/bkm/pose_landmark_full.bkm";
+    s = blazekit_holistic_landmarker_create(&ho, &holistic);
+    CHECK(s == BLAZEKIT_ERROR_MODEL && holistic == NULL, "a pose landmark model needing the other built-in networks");
+    ho.model_asset_path = "Models/bkm";
+    s = blazekit_holistic_landmarker_create(&ho, &holistic);
+    CHECK(s == BLAZEKIT_OK && holistic != NULL, "holistic from a directory of converted models");
+    blazekit_holistic_landmarker_destroy(holistic);
     printf("%d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;
 }

@@ -52,6 +52,7 @@ run() {  # name, command...: a test program's own "N passed, M failed" line is a
 build_all() {  # suffix, extra flags...
   local suffix=$1; shift
   $CC "${common[@]}" "$@" Tests/C/test_blazekit.c -o "$out/test_blazekit$suffix" -lblazekit -lopenblas -lpthread -lm
+  $CC "${common[@]}" "$@" Tests/C/test_holistic.c -o "$out/test_holistic$suffix" -lblazekit -lpthread -lm
   $CXX -std=c++17 -Wall -Wextra -Werror -O1 -g -I"$inc" -L"$lib" -Wl,-rpath,"$lib" "$@" Tests/C/test_cpp.cpp \
     -o "$out/test_cpp$suffix" -lblazekit
   mkdir -p "$out/isolated"
@@ -70,6 +71,7 @@ examples() {  # suffix
   run "example hand_image$s" "$out/hand_image$s" Tests/BlazeKitTests/Fixtures/hand/panoptic_ex2_2.flv_000040_l.png
   run "example hand_video$s" "$out/hand_video$s" Tests/BlazeKitTests/Fixtures/hand/panoptic_ex2_2.flv_000040_l.png Tests/BlazeKitTests/Fixtures/hand/onehand10k_33.png
   run "example hand_live_stream$s" "$out/hand_live_stream$s" Tests/BlazeKitTests/Fixtures/hand/panoptic_ex2_2.flv_000040_l.png
+  run "example holistic_image$s" "$out/holistic_image$s" Tests/BlazeKitTests/Fixtures/pose/panoptic_ex2_2.flv_000040_l.png refine
 }
 # A private TMPDIR: model buffers and single-model links are written there, and must be gone afterwards.
 export TMPDIR="$PWD/$out/tmp"
@@ -77,6 +79,7 @@ rm -rf "$TMPDIR"
 mkdir -p "$TMPDIR"
 build_all ""
 run "C tests" "$out/test_blazekit"
+run "C holistic tests" "$out/test_holistic"
 run "library without its built-in models" "$out/test_isolated"
 run "C++ header test" "$out/test_cpp"
 examples ""
@@ -84,6 +87,7 @@ if [ $asan = 1 ]; then
   build_all "-asan" -fsanitize=address -fno-omit-frame-pointer
   export ASAN_OPTIONS=detect_leaks=1
   run "C tests (ASan)" "$out/test_blazekit-asan"
+  run "C holistic tests (ASan)" "$out/test_holistic-asan"
   run "C++ header test (ASan)" "$out/test_cpp-asan"
   run "library without its built-in models (ASan)" "$out/test_isolated-asan"
   examples "-asan"

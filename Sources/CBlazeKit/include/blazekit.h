@@ -1,5 +1,5 @@
 /*
- * blazekit.h — BlazeKit's C ABI: MediaPipe Tasks' pose and hand landmarkers for C and C++.
+ * blazekit.h — BlazeKit's C ABI: MediaPipe Tasks' pose, hand and holistic landmarkers for C and C++.
  *
  * Link with -lblazekit (the `blazekit` product: `swift build -c release --product blazekit`).
  *
@@ -41,7 +41,7 @@ extern "C" {
 #endif
 
 #define BLAZEKIT_VERSION_MAJOR 0
-#define BLAZEKIT_VERSION_MINOR 4
+#define BLAZEKIT_VERSION_MINOR 5
 #define BLAZEKIT_VERSION_PATCH 0
 
 /* ---------------------------------------------------------------------------------------------- */
@@ -394,6 +394,101 @@ blazekit_status blazekit_hand_landmarker_detect_async(blazekit_hand_landmarker *
 blazekit_status blazekit_hand_landmarker_close(blazekit_hand_landmarker *landmarker);
 /** As blazekit_pose_landmarker_destroy, for hands. */
 void blazekit_hand_landmarker_destroy(blazekit_hand_landmarker *landmarker);
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Holistic landmarker (since 0.5)                                                                 */
+/* ---------------------------------------------------------------------------------------------- */
+
+/** What a holistic landmarker finds in one image: one person's pose, the two hands found from it and the face
+ *  mesh, as MediaPipe's legacy Holistic graph (mp.solutions.holistic) finds them, under the names of MediaPipe
+ *  Tasks' HolisticLandmarkerResult. A part not found has count 0 and NULL arrays (no pose: nothing at all).
+ *  Owned by the library; free with blazekit_holistic_result_free. */
+typedef struct blazekit_holistic_result {
+    size_t struct_size;
+    int64_t timestamp_ms;                       /**< 0 in image mode */
+    size_t face_landmark_count;                 /**< 0, 468, or 478 with refine_face_landmarks (the irises last) */
+    const blazekit_landmark *face_landmarks;    /**< x, y, z only */
+    size_t pose_landmark_count;                 /**< 0 or 33 */
+    const blazekit_landmark *pose_landmarks;    /**< with visibility and presence */
+    const blazekit_landmark *pose_world_landmarks;  /**< pose_landmark_count, metres, origin between the hips */
+    size_t left_hand_landmark_count;            /**< 0 or 21: the person's left hand (placed by pose landmarks 15, 17, 19) */
+    const blazekit_landmark *left_hand_landmarks;
+    const blazekit_landmark *left_hand_world_landmarks;   /**< left_hand_landmark_count, metres */
+    size_t right_hand_landmark_count;           /**< 0 or 21: the person's right hand (pose landmarks 16, 18, 20) */
+    const blazekit_landmark *right_hand_landmarks;
+    const blazekit_landmark *right_hand_world_landmarks;  /**< right_hand_landmark_count, metres */
+    /** The person mask at the image's size with output_segmentation_mask when a pose was found; else NULL. */
+    const blazekit_mask *segmentation_mask;
+} blazekit_holistic_result;
+
+/** Frees a result and every array it owns. NULL is a no-op. Thread-safe (any thread, once). */
+void blazekit_holistic_result_free(blazekit_holistic_result *result);
+
+/** Live-stream result of a holistic landmarker; same rules as blazekit_pose_result_callback. */
+typedef void (*blazekit_holistic_result_callback)(void *user_data, int32_t status, const char *error_message,
+                                                  const blazekit_holistic_result *result, int64_t timestamp_ms);
+
+/** Options of a holistic landmarker: MediaPipe Tasks' HolisticLandmarkerOptions names, with the defaults of
+ *  the legacy Holistic graph whose results it gives (confidences 0.5, suppression thresholds 0.3). How
+ *  mp.solutions.holistic.Holistic's arguments map: static_image_mode True/False is running mode IMAGE/VIDEO;
+ *  model_complexity 0/1 is `model` LITE/FULL, 2 a pose_landmark_heavy model as model_asset_path;
+ *  min_detection_confidence is min_pose_detection_confidence; min_tracking_confidence is
+ *  min_pose_landmarks_confidence; enable_segmentation is output_segmentation_mask; smooth_landmarks,
+ *  smooth_segmentation and refine_face_landmarks are the fields of those names.
+ *  Models: NULL path and buffer, the built-in networks (six: pose detector and landmarks, hand landmarks, hand
+ *  re-crop, face detector, face mesh); a directory of converted models holding them under their built-in
+ *  names; or a single pose landmark model (a converted .bkm as a path or model_asset_buffer, or a MediaPipe
+ *  .tflite path such as pose_landmark_heavy.tflite) run with the other built-in networks. Otherwise as
+ *  blazekit_pose_landmarker_options. */
+typedef struct blazekit_holistic_landmarker_options {
+    size_t struct_size;
+    const char *model_asset_path;
+    const void *model_asset_buffer;
+    size_t model_asset_buffer_size;
+    int32_t running_mode;                     /**< blazekit_running_mode; default IMAGE */
+    int32_t model;                            /**< the built-in pose landmark network, blazekit_model; default FULL */
+    int32_t thread_count;                     /**< 1 … 64 threads per inference; default 1 */
+    float min_face_detection_confidence;      /**< [0, 1]; default 0.5: the face detector inside the region from the pose */
+    float min_face_suppression_threshold;     /**< [0, 1]; default 0.3: IoU merging overlapping face detections */
+    float min_face_landmarks_confidence;      /**< [0, 1]; default 0.5: the face mesh's presence */
+    float min_pose_detection_confidence;      /**< [0, 1]; default 0.5 */
+    float min_pose_suppression_threshold;     /**< [0, 1]; default 0.3 */
+    float min_pose_landmarks_confidence;      /**< [0, 1]; default 0.5: the pose landmarks' presence */
+    float min_hand_landmarks_confidence;      /**< [0, 1]; default 0.5: each hand's presence */
+    int32_t output_segmentation_mask;         /**< non-zero: the person mask; default 0 */
+    int32_t refine_face_landmarks;            /**< non-zero: the attention face mesh, 478 points with the irises; default 0 */
+    int32_t smooth_landmarks;                 /**< VIDEO and LIVE_STREAM: filter the pose across frames; default 1 */
+    int32_t smooth_segmentation;              /**< VIDEO and LIVE_STREAM: blend the mask with the previous one; default 1 */
+    /** Non-zero (the default) times the pose filters 33 333 µs a frame, as mp.solutions' process() does,
+     *  whatever the timestamps; 0 uses the timestamps passed. */
+    int32_t solution_clock;
+    /** Required in LIVE_STREAM mode, must be NULL in the others. */
+    blazekit_holistic_result_callback result_callback;
+    void *user_data;                          /**< passed to result_callback */
+} blazekit_holistic_landmarker_options;
+
+/** Sets struct_size and every default. Returns INVALID_ARGUMENT for NULL. Thread-safe. */
+blazekit_status blazekit_holistic_landmarker_options_init(blazekit_holistic_landmarker_options *options);
+
+typedef struct blazekit_holistic_landmarker blazekit_holistic_landmarker;
+
+/** As blazekit_pose_landmarker_create, for holistic landmarks. Thread-safe. */
+blazekit_status blazekit_holistic_landmarker_create(const blazekit_holistic_landmarker_options *options,
+                                                    blazekit_holistic_landmarker **out);
+/** As blazekit_pose_landmarker_detect, for holistic landmarks. Image mode remembers nothing between images. */
+blazekit_status blazekit_holistic_landmarker_detect(blazekit_holistic_landmarker *landmarker, const blazekit_image *image,
+                                                    blazekit_holistic_result **out);
+/** As blazekit_pose_landmarker_detect_for_video: the pose, hands and face tracked from the previous frame. */
+blazekit_status blazekit_holistic_landmarker_detect_for_video(blazekit_holistic_landmarker *landmarker,
+                                                              const blazekit_image *image, int64_t timestamp_ms,
+                                                              blazekit_holistic_result **out);
+/** As blazekit_pose_landmarker_detect_async, for holistic landmarks. */
+blazekit_status blazekit_holistic_landmarker_detect_async(blazekit_holistic_landmarker *landmarker,
+                                                          const blazekit_image *image, int64_t timestamp_ms);
+/** As blazekit_pose_landmarker_close, for holistic landmarks. */
+blazekit_status blazekit_holistic_landmarker_close(blazekit_holistic_landmarker *landmarker);
+/** As blazekit_pose_landmarker_destroy, for holistic landmarks. */
+void blazekit_holistic_landmarker_destroy(blazekit_holistic_landmarker *landmarker);
 
 #ifdef __cplusplus
 } /* extern "C" */
