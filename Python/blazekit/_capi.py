@@ -46,8 +46,22 @@ class HandResult(ctypes.Structure):
                 ("ids", ctypes.POINTER(c_int64))]
 
 
+class HolisticResult(ctypes.Structure):
+    # since 0.5
+    _fields_ = [("struct_size", c_size_t), ("timestamp_ms", c_int64),
+                ("face_landmark_count", c_size_t), ("face_landmarks", ctypes.POINTER(Landmark)),
+                ("pose_landmark_count", c_size_t), ("pose_landmarks", ctypes.POINTER(Landmark)),
+                ("pose_world_landmarks", ctypes.POINTER(Landmark)),
+                ("left_hand_landmark_count", c_size_t), ("left_hand_landmarks", ctypes.POINTER(Landmark)),
+                ("left_hand_world_landmarks", ctypes.POINTER(Landmark)),
+                ("right_hand_landmark_count", c_size_t), ("right_hand_landmarks", ctypes.POINTER(Landmark)),
+                ("right_hand_world_landmarks", ctypes.POINTER(Landmark)),
+                ("segmentation_mask", ctypes.POINTER(Mask))]
+
+
 PoseCallback = ctypes.CFUNCTYPE(None, c_void_p, c_int32, c_char_p, ctypes.POINTER(PoseResult), c_int64)
 HandCallback = ctypes.CFUNCTYPE(None, c_void_p, c_int32, c_char_p, ctypes.POINTER(HandResult), c_int64)
+HolisticCallback = ctypes.CFUNCTYPE(None, c_void_p, c_int32, c_char_p, ctypes.POINTER(HolisticResult), c_int64)
 
 
 class PoseOptions(ctypes.Structure):
@@ -78,6 +92,19 @@ class HandOptions(ctypes.Structure):
                 ("legacy_solution", c_int32),
                 # since 0.4
                 ("identity_max_absent_frames", c_int32), ("identity_min_similarity", c_float), ("vote_handedness", c_int32)]
+
+
+class HolisticOptions(ctypes.Structure):
+    # since 0.5
+    _fields_ = [("struct_size", c_size_t), ("model_asset_path", c_char_p), ("model_asset_buffer", c_void_p),
+                ("model_asset_buffer_size", c_size_t), ("running_mode", c_int32), ("model", c_int32),
+                ("thread_count", c_int32), ("min_face_detection_confidence", c_float),
+                ("min_face_suppression_threshold", c_float), ("min_face_landmarks_confidence", c_float),
+                ("min_pose_detection_confidence", c_float), ("min_pose_suppression_threshold", c_float),
+                ("min_pose_landmarks_confidence", c_float), ("min_hand_landmarks_confidence", c_float),
+                ("output_segmentation_mask", c_int32), ("refine_face_landmarks", c_int32), ("smooth_landmarks", c_int32),
+                ("smooth_segmentation", c_int32), ("solution_clock", c_int32), ("result_callback", HolisticCallback),
+                ("user_data", c_void_p)]
 
 
 def _library_path():
@@ -118,6 +145,14 @@ def _load():
         "blazekit_pose_landmarker_destroy": (None, [c_void_p]),
         "blazekit_hand_landmarker_destroy": (None, [c_void_p]),
     }
+    for name, (res, args) in {"options_init": (c_int32, [P(HolisticOptions)]),
+                              "create": (c_int32, [P(HolisticOptions), P(c_void_p)]),
+                              "detect": (c_int32, [c_void_p, P(Image), P(P(HolisticResult))]),
+                              "detect_for_video": (c_int32, [c_void_p, P(Image), c_int64, P(P(HolisticResult))]),
+                              "detect_async": (c_int32, [c_void_p, P(Image), c_int64]),
+                              "close": (c_int32, [c_void_p]), "destroy": (None, [c_void_p])}.items():
+        sigs[f"blazekit_holistic_landmarker_{name}"] = (res, args)
+    sigs["blazekit_holistic_result_free"] = (None, [P(HolisticResult)])
     for name, (res, args) in sigs.items():
         fn = getattr(lib, name)
         fn.restype = res

@@ -16,15 +16,19 @@ _LANDMARK_DTYPE = np.dtype([("x", "<f4"), ("y", "<f4"), ("z", "<f4"), ("visibili
                             ("flags", "<u4")])
 
 
+def _landmark_rows(pointer, count):
+    """`count` C landmarks (blazekit_landmark) as (x, y, z, visibility, presence, flags) tuples."""
+    raw = np.ctypeslib.as_array(ctypes.cast(pointer, ctypes.POINTER(ctypes.c_uint8)),
+                                shape=(count * _LANDMARK_DTYPE.itemsize,))
+    return raw.view(_LANDMARK_DTYPE).tolist()
+
+
 def _landmark_lists(pointer, groups, per_group, cls):
     """`groups` lists of `per_group` landmarks from a C array; unset visibility/presence read 0.0, as
     MediaPipe's protobuf-backed landmarks do."""
     if groups == 0:
         return []
-    count = groups * per_group
-    raw = np.ctypeslib.as_array(ctypes.cast(pointer, ctypes.POINTER(ctypes.c_uint8)),
-                                shape=(count * _LANDMARK_DTYPE.itemsize,))
-    rows = raw.view(_LANDMARK_DTYPE).tolist()
+    rows = _landmark_rows(pointer, groups * per_group)
     out = []
     for g in range(groups):
         out.append([cls(x=x, y=y, z=z, visibility=v if f & 1 else 0.0, presence=p if f & 2 else 0.0)
