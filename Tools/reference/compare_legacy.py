@@ -10,7 +10,9 @@ same CRC-32 in both runs (different OpenCV builds may decode a clip differently)
 
 Per part (pose; hands; holistic: pose, face, left_hand, right_hand), over photos (static_image_mode=True) or
 frames (video):
-- same presence: photos/frames where both found the part, or neither (hands: the same number of hands);
+- same presence: photos/frames where both found the part, or neither (hands: the same number of hands); a
+  part found by both with a different number of landmarks (a 468- against a 478-point face) counts as
+  different and is not compared ("counts differ" in the both column);
 - both: photos/frames where both found it; landmark lists are matched there (hands: greedily by the mean
   normalized x,y distance of the 21 landmarks, pairs further apart than 0.1 left unmatched; single parts are
   paired as they are);
@@ -21,6 +23,7 @@ frames (video):
 - labels: matched hands whose handedness label (top category) agrees;
 - mask |Δ|: mean absolute segmentation-mask difference per photo/frame where both have a mask, averaged; from
   the runs' saved masks (`--masks`), or, without them, the difference of the masks' means (marked "means").
+  Runs with masks also get a "mask" row: the mask's presence (same presence, found ref/test) and that mean.
 Needs numpy.
 """
 import argparse
@@ -106,7 +109,7 @@ def compare(ref, test):
     inputs_same = sum(ref["calls"][i].get("crc32") == test["calls"][i].get("crc32") for i in range(n))
     errors = (sum("error" in c for c in ref["calls"]), sum("error" in c for c in test["calls"]))
     for part, key, wkey, hkey, multi in PARTS.get(solution, []):
-        same = both = within_frames = 0
+        same = both = within_frames = counts_differ = 0
         coords = within_coords = 0
         dsum, dmax, wsum, wcount = 0.0, 0.0, 0.0, 0
         labels_same = labels_n = 0
@@ -114,8 +117,11 @@ def compare(ref, test):
         for i in range(n):
             ra, rb = ref["calls"][i], test["calls"][i]
             a, b = items(ra, key, multi), items(rb, key, multi)
-            same += len(a) == len(b)
             pairs = match(a, b, multi)
+            mismatched = [(ia, ib) for ia, ib in pairs if a[ia].shape != b[ib].shape]
+            same += len(a) == len(b) and not mismatched
+            counts_differ += bool(mismatched)
+            pairs = [pair for pair in pairs if pair not in mismatched]
             if part == "pose":
                 md = mask_diff(ref, test, ra, rb)
                 if md is not None:
@@ -147,7 +153,8 @@ def compare(ref, test):
         rows.append({
             "run": os.path.basename(ref["path"]), "part": part, "unit": unit, "n": n,
             "counts": (len(ref["calls"]), len(test["calls"])), "inputs_same": inputs_same, "errors": errors,
-            "same": same, "both": both, "mean": dsum / coords if coords else None, "max": dmax if coords else None,
+            "same": same, "both": both, "counts_differ": counts_differ,
+            "mean": dsum / coords if coords else None, "max": dmax if coords else None,
             "within_frames": within_frames, "within_coords": within_coords, "coords": coords,
             "world": wsum / wcount if wcount else None,
             "labels": (labels_same, labels_n) if hkey else None,
@@ -155,6 +162,14 @@ def compare(ref, test):
             "ref_found": sum(bool(items(c, key, multi)) for c in ref["calls"][:n]),
             "test_found": sum(bool(items(c, key, multi)) for c in test["calls"][:n]),
         })
+    masks = [(ref["calls"][i].get("segmentation_mask"), test["calls"][i].get("segmentation_mask")) for i in range(n)]
+    if rows and any(ma or mb for ma, mb in masks):
+        pose = rows[0]
+        rows.append({**pose, "part": "mask", "same": sum((ma is None) == (mb is None) for ma, mb in masks),
+                     "both": sum(bool(ma and mb) for ma, mb in masks), "counts_differ": 0, "mean": None, "max": None,
+                     "within_frames": 0, "within_coords": 0, "coords": 0, "world": None, "labels": None,
+                     "ref_found": sum(bool(ma) for ma, _ in masks), "test_found": sum(bool(mb) for _, mb in masks)})
+        pose["mask"] = None
     if not rows:
         rows.append({"run": os.path.basename(ref["path"]), "part": "?", "unit": unit, "n": n,
                      "counts": (len(ref["calls"]), len(test["calls"])), "inputs_same": inputs_same,
@@ -179,11 +194,12 @@ def table(rows):
         within = (f"{r['within_frames']}/{r['both']} {r['unit']}; "
                   f"{100.0 * r['within_coords'] / r['coords']:.2f} %" if r["coords"] else "—")
         labels = f"{r['labels'][0]}/{r['labels'][1]}" if r["labels"] else "—"
+        both = f"{r['both']}" + (f" (counts differ in {r['counts_differ']})" if r["counts_differ"] else "")
         mask = f"{r['mask'][0]:.5f} ({r['mask'][2]}{', ' + r['mask'][1] if r['mask'][1] != 'pixels' else ''})" \
             if r["mask"] else "—"
         out.append(f"| {r['run']} | {r['part']} | {r['counts'][0]}/{r['counts'][1]} | {r['inputs_same']}/{r['n']} "
                    f"| {r['errors'][0]}/{r['errors'][1]} | {r['ref_found']}/{r['test_found']} "
-                   f"| {r['same']}/{r['n']} {r['unit']} ({pct:.1f} %) | {r['both']} | {fmt(r['mean'])} "
+                   f"| {r['same']}/{r['n']} {r['unit']} ({pct:.1f} %) | {both} | {fmt(r['mean'])} "
                    f"| {fmt(r['max'])} | {within} | {fmt(r['world'])} | {labels} | {mask} |")
     return "\n".join(out)
 

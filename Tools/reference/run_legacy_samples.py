@@ -9,14 +9,16 @@ source tree's `Python/` with the library built). Only the standard library is ne
 
 One sample:
     run_legacy_samples.py run SAMPLE --impl mediapipe|blazekit [--python PY] --out OUT.jsonl
-        [--masks] [--pose-model-complexity N] [--hands-model-complexity N] INPUT...
+        [--masks] [--pose-model-complexity N] [--hands-model-complexity N] [--refine-face-landmarks 0|1] INPUT...
   SAMPLE: pose_static, pose_video, hands_static, hands_video, holistic_static, holistic_video.
+  --per-photo (static samples): one run per photo, joined into OUT (see run_per_photo: Google's holistic_static
+  stops at the first photo where no one is found, under mediapipe as under blazekit).
   INPUT: photos for *_static (a directory means its .png/.jpg files, sorted), one clip for *_video.
 
 The set the legacy-API issue measures (photos through the static samples, each clip through both video
 samples):
     run_legacy_samples.py suite --impl ... [--python PY] --out-dir DIR --images PHOTO_DIR --clips CLIP...
-        [--pose-model-complexity 1] [--masks] [--holistic]
+        [--pose-model-complexity 1] [--masks] [--holistic] [--per-photo] [--refine-face-landmarks 0|1]
   writes DIR/pose_static.jsonl, DIR/hands_static.jsonl, DIR/pose_video.<clip>.jsonl,
   DIR/hands_video.<clip>.jsonl (and holistic_*), each with its .log (the sample's stdout and stderr) and,
   with --masks, a .masks/ folder of the segmentation masks.
@@ -24,7 +26,8 @@ samples):
 `--pose-model-complexity 1` is needed for pose_static (and holistic_static): Google's static samples ask for
 `model_complexity=2`, the heavy model, which MediaPipe downloads at run time and which cannot be obtained
 here. The override replaces the argument inside the hook (the sample text keeps its 2); the JSON Lines'
-"construct" record shows the arguments actually used.
+"construct" record shows the arguments actually used. `--refine-face-landmarks 0|1` does the same for
+Holistic's `refine_face_landmarks` (holistic_static asks for True, holistic_video leaves the default False).
 
 The samples also call `mp_drawing.plot_landmarks` (matplotlib) and write /tmp/annotated_image<N>.png, as
 Google's text does; MPLBACKEND=Agg keeps matplotlib windowless. Nothing is timed.
@@ -32,6 +35,7 @@ Google's text does; MPLBACKEND=Agg keeps matplotlib windowless. Nothing is timed
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
 
@@ -72,12 +76,13 @@ def summary(path):
                     found.setdefault(key, 0)
                     found[key] += r[key] is not None
     parts = ", ".join(f"{k} in {v}" for k, v in found.items())
-    mc = ", ".join(str(a.get("model_complexity")) for a in construct)
+    mc = ", ".join(str(a.get("model_complexity")) + (f" (refine_face_landmarks {a['refine_face_landmarks']})"
+                                                      if "refine_face_landmarks" in a else "") for a in construct)
     return f"{calls} calls, {errors} errors; {parts}; model_complexity {mc}"
 
 
 def run_one(sample, impl, python, out, inputs, masks=False, pose_mc=None, hands_mc=None, pythonpath=None,
-            cwd=None):
+            cwd=None, refine=None, quiet=False):
     if sample not in NAMES:
         raise SystemExit(f"unknown sample {sample!r}; one of {', '.join(NAMES)}")
     script = os.path.join(SAMPLES, sample + ".py")
@@ -89,7 +94,7 @@ def run_one(sample, impl, python, out, inputs, masks=False, pose_mc=None, hands_
     stem = out[:-len(".jsonl")] if out.endswith(".jsonl") else out
     env = dict(os.environ)
     env.update({"LEGACY_MP": impl, "LEGACY_RECORD": out, "MPLBACKEND": "Agg"})
-    for var in ("LEGACY_MASKS", "LEGACY_POSE_MODEL_COMPLEXITY", "LEGACY_HANDS_MODEL_COMPLEXITY"):
+    for var in ("LEGACY_MASKS", "LEGACY_POSE_MODEL_COMPLEXITY", "LEGACY_HANDS_MODEL_COMPLEXITY", "LEGACY_REFINE_FACE_LANDMARKS"):
         env.pop(var, None)
     if masks:
         env["LEGACY_MASKS"] = stem + ".masks"
@@ -97,6 +102,8 @@ def run_one(sample, impl, python, out, inputs, masks=False, pose_mc=None, hands_
         env["LEGACY_POSE_MODEL_COMPLEXITY"] = str(pose_mc)
     if hands_mc is not None:
         env["LEGACY_HANDS_MODEL_COMPLEXITY"] = str(hands_mc)
+    if refine is not None:
+        env["LEGACY_REFINE_FACE_LANDMARKS"] = str(refine)
     if pythonpath:
         env["PYTHONPATH"] = os.pathsep.join([os.path.abspath(pythonpath)] + (
             [env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))
@@ -105,6 +112,8 @@ def run_one(sample, impl, python, out, inputs, masks=False, pose_mc=None, hands_
         rc = subprocess.call([python, script] + args, env=env, stdout=lf, stderr=subprocess.STDOUT,
                              cwd=cwd or os.path.dirname(out))
     info = summary(out) if os.path.exists(out) else "no output"
+    if quiet and rc == 0:
+        return rc
     print(f"{sample} [{impl}] {' '.join(os.path.basename(a) for a in args) if len(args) < 4 else f'{len(args)} photos'}"
           f" -> {out}: exit {rc}; {info}")
     if rc != 0:
@@ -112,6 +121,42 @@ def run_one(sample, impl, python, out, inputs, masks=False, pose_mc=None, hands_
             tail = lf.read().strip().splitlines()[-1:]
         print("   last log line: " + (tail[0] if tail else ""))
     return rc
+
+
+def run_per_photo(sample, impl, python, out, inputs, masks=False, **common):
+    """A static sample run once per photo, the runs' records joined into OUT as one run's (instance and call k =
+    photo k; masks renamed to match). Google's holistic_static stops at the first photo where no one is found
+    (`np.stack((results.segmentation_mask,) * 3, axis=-1) > 0.1` raises TypeError on None, under mediapipe too),
+    so one run cannot cover a set with such photos; each of those runs still records its process() result.
+    Returns how many runs exited non-zero."""
+    out = os.path.abspath(out)
+    stem = out[:-len(".jsonl")] if out.endswith(".jsonl") else out
+    shutil.rmtree(stem + ".photos", ignore_errors=True)
+    shutil.rmtree(stem + ".masks", ignore_errors=True)
+    failed, lines, files = 0, [], photos(inputs)
+    for k, photo in enumerate(files):
+        part = os.path.join(stem + ".photos", f"{k:03d}.jsonl")
+        failed += run_one(sample, impl, python, part, [photo], masks=masks, quiet=True, **common) != 0
+        with open(part) as f:
+            for line in f:
+                r = json.loads(line)
+                if "meta" in r:
+                    if k:
+                        continue
+                    r["meta"].update(argv=files, per_photo=True, masks=stem + ".masks" if masks else None)
+                if "instance" in r:
+                    r["instance"] = k
+                if "call" in r:
+                    r["call"] = k
+                lines.append(json.dumps(r) + "\n")
+        mask = os.path.join(part[:-len(".jsonl")] + ".masks", "0_00000.npz")
+        if os.path.exists(mask):
+            os.makedirs(stem + ".masks", exist_ok=True)
+            os.replace(mask, os.path.join(stem + ".masks", f"{k}_00000.npz"))
+    with open(out, "w") as f:
+        f.writelines(lines)
+    print(f"{sample} [{impl}] {len(files)} photos, one run each -> {out}: {failed} runs exited non-zero; {summary(out)}")
+    return failed
 
 
 def main():
@@ -126,6 +171,7 @@ def main():
         p.add_argument("--masks", action="store_true", help="also save every segmentation mask (for the mask metric)")
         p.add_argument("--pose-model-complexity", type=int, help="override Pose/Holistic model_complexity")
         p.add_argument("--hands-model-complexity", type=int, help="override Hands model_complexity")
+        p.add_argument("--refine-face-landmarks", type=int, choices=(0, 1), help="override Holistic refine_face_landmarks")
         if name == "run":
             p.add_argument("sample", choices=NAMES)
             p.add_argument("--out", required=True)
@@ -135,16 +181,20 @@ def main():
             p.add_argument("--images", required=True, help="folder of photos for the static samples")
             p.add_argument("--clips", nargs="+", required=True)
             p.add_argument("--holistic", action="store_true", help="also run the two Holistic samples")
+        p.add_argument("--per-photo", action="store_true",
+                       help="static samples: one run per photo, joined (holistic_static stops at a photo without a person)")
     a = ap.parse_args()
     common = dict(masks=a.masks, pose_mc=a.pose_model_complexity, hands_mc=a.hands_model_complexity,
-                  pythonpath=a.pythonpath)
+                  pythonpath=a.pythonpath, refine=a.refine_face_landmarks)
+    static = run_per_photo if a.per_photo else run_one
     if a.cmd == "run":
-        sys.exit(1 if run_one(a.sample, a.impl, a.python, a.out, a.inputs, **common) else 0)
+        run = static if a.sample.endswith("_static") else run_one
+        sys.exit(1 if run(a.sample, a.impl, a.python, a.out, a.inputs, **common) else 0)
     kinds = ("pose", "hands") + (("holistic",) if a.holistic else ())
     failed = 0
     for kind in kinds:
-        failed += run_one(f"{kind}_static", a.impl, a.python, os.path.join(a.out_dir, f"{kind}_static.jsonl"),
-                          [a.images], **common) != 0
+        failed += static(f"{kind}_static", a.impl, a.python, os.path.join(a.out_dir, f"{kind}_static.jsonl"),
+                         [a.images], **common) != 0
         for clip in a.clips:
             stem = os.path.splitext(os.path.basename(clip))[0]
             failed += run_one(f"{kind}_video", a.impl, a.python,

@@ -10,7 +10,8 @@ Each sample imports this module once, just before its unchanged `import mediapip
 2. wraps `mp.solutions.pose.Pose`, `mp.solutions.hands.Hands` and `mp.solutions.holistic.Holistic` (those that
    exist) in place: `__init__` may have `model_complexity` overridden (`LEGACY_POSE_MODEL_COMPLEXITY` for Pose and
    Holistic, `LEGACY_HANDS_MODEL_COMPLEXITY` for Hands: the static samples ask for Pose's heavy model, 2, which
-   cannot be obtained here), and `process()` records what it returned.
+   cannot be obtained here) and Holistic's `refine_face_landmarks` (`LEGACY_REFINE_FACE_LANDMARKS` 0 or 1: the
+   static sample asks for True, the webcam one leaves it False), and `process()` records what it returned.
 3. records to `LEGACY_RECORD` (a JSON Lines path; nothing is recorded when unset):
    - `{"meta": {...}}` first: implementation, its version, the sample, its arguments, the overrides;
    - `{"construct": "Pose", "instance": k, "args": {...}}` per object made (the arguments actually used);
@@ -53,11 +54,14 @@ if KERNELS == "tflite":
     use_tflite_kernels(_solution_base)
 import mediapipe as _mp  # noqa: E402  (blazekit itself when aliased)
 
-_OVERRIDES = {}
-for _cls, _var in (("Pose", "LEGACY_POSE_MODEL_COMPLEXITY"), ("Holistic", "LEGACY_POSE_MODEL_COMPLEXITY"),
-                   ("Hands", "LEGACY_HANDS_MODEL_COMPLEXITY")):
+_OVERRIDES = {}   # class name -> {argument: value}
+for _cls, _arg, _var in (("Pose", "model_complexity", "LEGACY_POSE_MODEL_COMPLEXITY"),
+                         ("Holistic", "model_complexity", "LEGACY_POSE_MODEL_COMPLEXITY"),
+                         ("Hands", "model_complexity", "LEGACY_HANDS_MODEL_COMPLEXITY"),
+                         ("Holistic", "refine_face_landmarks", "LEGACY_REFINE_FACE_LANDMARKS")):
     if os.environ.get(_var, "") != "":
-        _OVERRIDES[_cls] = int(os.environ[_var])
+        _value = int(os.environ[_var])
+        _OVERRIDES.setdefault(_cls, {})[_arg] = bool(_value) if _arg == "refine_face_landmarks" else _value
 
 _out = None
 _masks = os.environ.get("LEGACY_MASKS") or None
@@ -76,7 +80,7 @@ if os.environ.get("LEGACY_RECORD"):
     _write({"meta": {"impl": IMPL, "module": getattr(_mp, "__file__", None),
                      "version": getattr(_mp, "__version__", None),
                      "sample": os.path.basename(sys.argv[0]), "argv": sys.argv[1:],
-                     "kernels": KERNELS, "model_complexity_overrides": _OVERRIDES, "masks": os.path.abspath(_masks) if _masks else None}})
+                     "kernels": KERNELS, "overrides": _OVERRIDES, "masks": os.path.abspath(_masks) if _masks else None}})
 
 
 def _jsonable(v):
@@ -134,11 +138,11 @@ def _hook(module, cls_name):
     def __init__(self, *args, **kwargs):
         global _instances
         bound = inspect.signature(orig_init).bind(self, *args, **kwargs)
-        if cls_name in _OVERRIDES:
-            if "model_complexity" in bound.signature.parameters:
-                bound.arguments["model_complexity"] = _OVERRIDES[cls_name]
+        for argument, value in _OVERRIDES.get(cls_name, {}).items():
+            if argument in bound.signature.parameters:
+                bound.arguments[argument] = value
             else:
-                bound.arguments.setdefault("kwargs", {})["model_complexity"] = _OVERRIDES[cls_name]
+                bound.arguments.setdefault("kwargs", {})[argument] = value
         used = dict(bound.arguments)
         used.pop("self", None)
         for p in bound.signature.parameters.values():
