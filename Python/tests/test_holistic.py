@@ -13,7 +13,7 @@ import blazekit as mp
 from blazekit.framework.formats import landmark_pb2
 
 from conftest import MODELS, fnv1a, photo_path
-from test_legacy_solutions import assert_list
+from test_legacy_solutions import assert_list, assert_smoothing_switches
 
 SWIFT_HOLISTIC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures", "swift_holistic_results.json")
 PERSON = "panoptic_ex2_2.flv_000040_l.png"      # pose, both hands, face
@@ -113,20 +113,7 @@ def test_video_mode_tracks_and_smooths():
         holistic.process(rgb(ONE_HAND))
         assert holistic.process(image) == first
     frames = [image[:, 4 * i:4 * i + 360].copy() for i in range(3)]
-
-    def run(**kwargs):
-        with mp.solutions.holistic.Holistic(enable_segmentation=True, **kwargs) as holistic:
-            return [holistic.process(f) for f in frames]
-    smooth, raw = run(), run(smooth_landmarks=False, smooth_segmentation=False)
-    # The first frame passes through the filters (up to the pixel round trip they make); later frames differ.
-    first = np.array([[a.x - b.x, a.y - b.y] for a, b in zip(smooth[0].pose_landmarks.landmark, raw[0].pose_landmarks.landmark)])
-    assert np.abs(first).max() < 1e-6
-    assert np.array_equal(smooth[0].segmentation_mask, raw[0].segmentation_mask)
-    assert smooth[2].pose_landmarks != raw[2].pose_landmarks
-    assert not np.array_equal(smooth[2].segmentation_mask, raw[2].segmentation_mask)
-    only_masks = run(smooth_landmarks=False)
-    assert only_masks[2].pose_landmarks == raw[2].pose_landmarks
-    assert not np.array_equal(only_masks[2].segmentation_mask, raw[2].segmentation_mask)
+    assert_smoothing_switches(mp.solutions.holistic.Holistic, frames)
     # reset(): a new stream, so the first frame again gives the first frame's result.
     with mp.solutions.holistic.Holistic() as holistic:
         a = holistic.process(frames[0])

@@ -126,14 +126,17 @@ def test_every_pose_argument_changes_what_it_should():
     with mp.solutions.pose.Pose(static_image_mode=True) as pose:
         r = pose.process(image)
         assert r.pose_landmarks is not None and r.segmentation_mask is None
-    # smooth_landmarks / smooth_segmentation: the second frame of a moving video differs only with smoothing.
-    frames = [image[:, 8 * i:8 * i + 560].copy() for i in range(3)]
+    assert_smoothing_switches(mp.solutions.pose.Pose, [image[:, 8 * i:8 * i + 560].copy() for i in range(3)])
 
+
+def assert_smoothing_switches(solution, frames):
+    """smooth_landmarks / smooth_segmentation of a solution with a pose (Pose, Holistic) over three frames of a
+    moving video: the first frame passes through the filters (up to the pixel round trip x*W/W they make), the
+    third differs with each switch, and only with it."""
     def run(**kwargs):
-        with mp.solutions.pose.Pose(enable_segmentation=True, **kwargs) as pose:
-            return [pose.process(f) for f in frames]
+        with solution(enable_segmentation=True, **kwargs) as s:
+            return [s.process(f) for f in frames]
     smooth, raw = run(), run(smooth_landmarks=False, smooth_segmentation=False)
-    # The first frame passes through the filters (up to the pixel round trip x*W/W they make).
     first = np.array([[l.x - m.x, l.y - m.y] for l, m in zip(smooth[0].pose_landmarks.landmark, raw[0].pose_landmarks.landmark)])
     assert np.abs(first).max() < 1e-6
     assert np.array_equal(smooth[0].segmentation_mask, raw[0].segmentation_mask)

@@ -121,28 +121,28 @@ extension CTask {
         out.pointee = OpaquePointer(Unmanaged.passRetained(Handle(task: task, runningMode: mode, relay: relay)).toOpaque())
     }
 
-    static func detect(_ landmarker: OpaquePointer?, _ image: UnsafePointer<blazekit_image>?, _ out: ResultOut?) -> blazekit_status {
-        let function = "blazekit_\(name)_landmarker_detect"
+    /// `blazekit_<name>_landmarker_<suffix>` of a running mode with a result: the handle, `out`, the task open and
+    /// in `mode` checked in that order, then `*out` = `detect(task)` as a C result.
+    private static func detecting(_ suffix: String, _ mode: RunningMode, _ landmarker: OpaquePointer?, _ out: ResultOut?,
+                                  _ detect: (LandmarkerTask<Definition>) throws -> Definition.Result) -> blazekit_status {
+        let function = "blazekit_\(name)_landmarker_\(suffix)"
         return guarded(function) {
             let h = try handle(landmarker, function)
             let out = try requireOut(out, function)
             let task = try h.open(function)
-            try h.requireMode(.image, function)
-            let result = try task.detect(image: try makeImage(image))
-            out.pointee = makeResult(result)
+            try h.requireMode(mode, function)
+            out.pointee = makeResult(try detect(task))
         }
+    }
+
+    static func detect(_ landmarker: OpaquePointer?, _ image: UnsafePointer<blazekit_image>?, _ out: ResultOut?) -> blazekit_status {
+        detecting("detect", .image, landmarker, out) { try $0.detect(image: try makeImage(image)) }
     }
 
     static func detectForVideo(_ landmarker: OpaquePointer?, _ image: UnsafePointer<blazekit_image>?, _ timestamp: Int64,
                                _ out: ResultOut?) -> blazekit_status {
-        let function = "blazekit_\(name)_landmarker_detect_for_video"
-        return guarded(function) {
-            let h = try handle(landmarker, function)
-            let out = try requireOut(out, function)
-            let task = try h.open(function)
-            try h.requireMode(.video, function)
-            let result = try task.detect(videoFrame: try makeImage(image), timestampInMilliseconds: Int(timestamp))
-            out.pointee = makeResult(result)
+        detecting("detect_for_video", .video, landmarker, out) {
+            try $0.detect(videoFrame: try makeImage(image), timestampInMilliseconds: Int(timestamp))
         }
     }
 

@@ -57,6 +57,19 @@ final class HolisticRelay: ResultRelay<HolisticC>, HolisticLandmarkerLiveStreamD
     }
 }
 
+/// The confidences and thresholds: C field and name, and the Swift option each one sets.
+private typealias Confidence = (name: String, c: WritableKeyPath<blazekit_holistic_landmarker_options, Float>,
+                                swift: ReferenceWritableKeyPath<HolisticLandmarkerOptions, Float>)
+private func holisticConfidences() -> [Confidence] {
+    [("min_face_detection_confidence", \.min_face_detection_confidence, \.minFaceDetectionConfidence),
+     ("min_face_suppression_threshold", \.min_face_suppression_threshold, \.minFaceSuppressionThreshold),
+     ("min_face_landmarks_confidence", \.min_face_landmarks_confidence, \.minFaceLandmarksConfidence),
+     ("min_pose_detection_confidence", \.min_pose_detection_confidence, \.minPoseDetectionConfidence),
+     ("min_pose_suppression_threshold", \.min_pose_suppression_threshold, \.minPoseSuppressionThreshold),
+     ("min_pose_landmarks_confidence", \.min_pose_landmarks_confidence, \.minPoseLandmarksConfidence),
+     ("min_hand_landmarks_confidence", \.min_hand_landmarks_confidence, \.minHandLandmarksConfidence)]
+}
+
 private func holisticDefaults() -> blazekit_holistic_landmarker_options {
     let swift = HolisticLandmarkerOptions()
     var o = blazekit_holistic_landmarker_options()
@@ -64,13 +77,7 @@ private func holisticDefaults() -> blazekit_holistic_landmarker_options {
     o.running_mode = Int32(BLAZEKIT_RUNNING_MODE_IMAGE.rawValue)
     o.model = swift.poseModel == .full ? Int32(BLAZEKIT_MODEL_FULL.rawValue) : Int32(BLAZEKIT_MODEL_LITE.rawValue)
     o.thread_count = Int32(swift.baseOptions.threadCount)
-    o.min_face_detection_confidence = swift.minFaceDetectionConfidence
-    o.min_face_suppression_threshold = swift.minFaceSuppressionThreshold
-    o.min_face_landmarks_confidence = swift.minFaceLandmarksConfidence
-    o.min_pose_detection_confidence = swift.minPoseDetectionConfidence
-    o.min_pose_suppression_threshold = swift.minPoseSuppressionThreshold
-    o.min_pose_landmarks_confidence = swift.minPoseLandmarksConfidence
-    o.min_hand_landmarks_confidence = swift.minHandLandmarksConfidence
+    for field in holisticConfidences() { o[keyPath: field.c] = swift[keyPath: field.swift] }
     o.output_segmentation_mask = swift.shouldOutputPoseSegmentationMasks ? 1 : 0
     o.refine_face_landmarks = swift.refineFaceLandmarks ? 1 : 0
     o.smooth_landmarks = swift.poseSmoothing.smoothLandmarks ? 1 : 0
@@ -93,13 +100,7 @@ public func blazekit_holistic_landmarker_create_impl(_ options: UnsafePointer<bl
         let o = try readVersioned(options, defaults: holisticDefaults(), name: "options")
         let mode = try checkCommon(runningMode: o.running_mode, model: o.model, threadCount: o.thread_count,
                                    hasCallback: o.result_callback != nil, count: nil,
-                                   confidences: [("min_face_detection_confidence", o.min_face_detection_confidence),
-                                                 ("min_face_suppression_threshold", o.min_face_suppression_threshold),
-                                                 ("min_face_landmarks_confidence", o.min_face_landmarks_confidence),
-                                                 ("min_pose_detection_confidence", o.min_pose_detection_confidence),
-                                                 ("min_pose_suppression_threshold", o.min_pose_suppression_threshold),
-                                                 ("min_pose_landmarks_confidence", o.min_pose_landmarks_confidence),
-                                                 ("min_hand_landmarks_confidence", o.min_hand_landmarks_confidence)])
+                                   confidences: holisticConfidences().map { ($0.name, o[keyPath: $0.c]) })
         let swift = HolisticLandmarkerOptions()
         swift.poseModel = poseModel(o.model)
         swift.refineFaceLandmarks = o.refine_face_landmarks != 0
@@ -109,13 +110,7 @@ public func blazekit_holistic_landmarker_create_impl(_ options: UnsafePointer<bl
         swift.baseOptions.modelAssetPath = source.path
         swift.baseOptions.threadCount = Int(o.thread_count)
         swift.runningMode = mode
-        swift.minFaceDetectionConfidence = o.min_face_detection_confidence
-        swift.minFaceSuppressionThreshold = o.min_face_suppression_threshold
-        swift.minFaceLandmarksConfidence = o.min_face_landmarks_confidence
-        swift.minPoseDetectionConfidence = o.min_pose_detection_confidence
-        swift.minPoseSuppressionThreshold = o.min_pose_suppression_threshold
-        swift.minPoseLandmarksConfidence = o.min_pose_landmarks_confidence
-        swift.minHandLandmarksConfidence = o.min_hand_landmarks_confidence
+        for field in holisticConfidences() { swift[keyPath: field.swift] = o[keyPath: field.c] }
         swift.shouldOutputPoseSegmentationMasks = o.output_segmentation_mask != 0
         swift.poseSmoothing = LegacyPoseSolution(smoothLandmarks: o.smooth_landmarks != 0, smoothSegmentation: o.smooth_segmentation != 0,
                                                  usesSolutionClock: o.solution_clock != 0)

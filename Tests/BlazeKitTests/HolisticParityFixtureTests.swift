@@ -80,12 +80,7 @@ import Testing
 
     @Test func committedFixtureIsTheSwiftAPIsOutput() throws {
         let results = try Self.current()
-        if ProcessInfo.processInfo.environment["BLAZEKIT_WRITE_PARITY_FIXTURE"] == "1" {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys]
-            try (encoder.encode(results) + Data("\n".utf8)).write(to: Self.fixture)
-        }
-        let committed = try JSONDecoder().decode([String: [String: [ResultJSON]]].self, from: Data(contentsOf: Self.fixture))
+        let committed = try Shared.committed(results, at: Self.fixture)
         #expect(committed == results, "Python/tests/fixtures/swift_holistic_results.json differs from the Swift API's results")
         // The cases cover what they are named for: every part on the person, no left hand on the other photo
         // (and, on its second frame without smoothing, no right hand either), the refined face, masks only with

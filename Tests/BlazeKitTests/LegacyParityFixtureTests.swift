@@ -68,12 +68,7 @@ import Testing
 
     @Test func committedFixtureIsTheSwiftAPIsOutput() throws {
         let results = try Self.current()
-        if ProcessInfo.processInfo.environment["BLAZEKIT_WRITE_PARITY_FIXTURE"] == "1" {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys]
-            try (encoder.encode(results) + Data("\n".utf8)).write(to: Self.fixture)
-        }
-        let committed = try JSONDecoder().decode(FixtureJSON.self, from: Data(contentsOf: Self.fixture))
+        let committed = try Shared.committed(results, at: Self.fixture)
         #expect(committed == results, "Python/tests/fixtures/swift_legacy_results.json differs from the Swift API's results")
         #expect(results.poseImage.values.allSatisfy { $0.landmarks.count == 1 && $0.masks.count == 1 })
         #expect(results.handImage.values.allSatisfy { !$0.landmarks.isEmpty })

@@ -104,15 +104,21 @@ import Testing
         return out
     }
 
-    @Test func committedFixtureIsTheSwiftAPIsOutput() throws {
-        let results = try Self.current()
+    /// The committed fixture at `url`, first rewritten from `results` (sorted keys, a final newline) when
+    /// `BLAZEKIT_WRITE_PARITY_FIXTURE=1`.
+    static func committed<T: Codable>(_ results: T, at url: URL) throws -> T {
         if ProcessInfo.processInfo.environment["BLAZEKIT_WRITE_PARITY_FIXTURE"] == "1" {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
-            try FileManager.default.createDirectory(at: Self.fixture.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try (encoder.encode(results) + Data("\n".utf8)).write(to: Self.fixture)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try (encoder.encode(results) + Data("\n".utf8)).write(to: url)
         }
-        let committed = try JSONDecoder().decode(FixtureJSON.self, from: Data(contentsOf: Self.fixture))
+        return try JSONDecoder().decode(T.self, from: Data(contentsOf: url))
+    }
+
+    @Test func committedFixtureIsTheSwiftAPIsOutput() throws {
+        let results = try Self.current()
+        let committed = try Self.committed(results, at: Self.fixture)
         // On a difference: rewrite the file with BLAZEKIT_WRITE_PARITY_FIXTURE=1 if the change is intended.
         #expect(committed == results, "Python/tests/fixtures/swift_results.json differs from the Swift API's results")
         #expect(results.poseImage.values.allSatisfy { !$0.landmarks.isEmpty })

@@ -24,6 +24,70 @@ static const char *current;
           "message \"%s\" lacks \"%s\"", blazekit_last_error_message(), needle ? (const char *)needle : ""); \
 } while (0)
 
+/* Creates a `task` landmarker (pose, hand, holistic) from the default options with one field changed; expects
+ * `status`, a message containing `needle`, and no handle. */
+#define CHECK_OPTION(task, field, value, status, needle) do { \
+    blazekit_##task##_landmarker_options o_; \
+    blazekit_##task##_landmarker_options_init(&o_); \
+    o_.field = (value); \
+    blazekit_##task##_landmarker *lm_ = NULL; \
+    CHECK_STATUS(blazekit_##task##_landmarker_create(&o_, &lm_), status, needle); \
+    CHECK(lm_ == NULL, "no handle"); \
+} while (0)
+
+/* What every landmarker's create refuses: NULL options or out (the out pointer cleared), a struct_size out of
+ * range, unknown running modes and models, thread counts outside 1…64. */
+#define CHECK_COMMON_CREATE_ERRORS(task) do { \
+    blazekit_##task##_landmarker_options c_; \
+    blazekit_##task##_landmarker_options_init(&c_); \
+    blazekit_##task##_landmarker *h_ = (blazekit_##task##_landmarker *)0x1; \
+    CHECK_STATUS(blazekit_##task##_landmarker_create(NULL, &h_), BLAZEKIT_ERROR_INVALID_ARGUMENT, "options is NULL"); \
+    CHECK(h_ == NULL, "out cleared on failure"); \
+    CHECK_STATUS(blazekit_##task##_landmarker_create(&c_, NULL), BLAZEKIT_ERROR_INVALID_ARGUMENT, "out is NULL"); \
+    const size_t sizes_[] = {0, 3, sizeof c_ + 8, (size_t)-1}; \
+    for (size_t i_ = 0; i_ < 4; i_++) CHECK_OPTION(task, struct_size, sizes_[i_], BLAZEKIT_ERROR_INVALID_ARGUMENT, "struct_size"); \
+    const int32_t modes_[] = {3, -1}, models_[] = {2, -1}, threads_[] = {0, 65}; \
+    for (size_t i_ = 0; i_ < 2; i_++) { \
+        CHECK_OPTION(task, running_mode, modes_[i_], BLAZEKIT_ERROR_INVALID_OPTION, "running_mode"); \
+        CHECK_OPTION(task, model, models_[i_], BLAZEKIT_ERROR_INVALID_OPTION, "option model"); \
+        CHECK_OPTION(task, thread_count, threads_[i_], BLAZEKIT_ERROR_INVALID_OPTION, "thread_count"); \
+    } \
+} while (0)
+
+/* An IMAGE-mode `task` landmarker refuses NULLs (clearing the out pointer) and an image of width 0, the other
+ * modes' calls, closes twice, then refuses every call as CLOSED; close(NULL) is an error. `lm` is left closed,
+ * for the caller to destroy. */
+#define CHECK_IMAGE_MODE_THEN_CLOSED(task, lm, image) do { \
+    blazekit_##task##_result *r_ = (blazekit_##task##_result *)0x1; \
+    CHECK_STATUS(blazekit_##task##_landmarker_detect(NULL, image, &r_), BLAZEKIT_ERROR_INVALID_ARGUMENT, "landmarker is NULL"); \
+    CHECK_STATUS(blazekit_##task##_landmarker_detect(lm, NULL, &r_), BLAZEKIT_ERROR_INVALID_ARGUMENT, "image is NULL"); \
+    CHECK(r_ == NULL, "out cleared"); \
+    CHECK_STATUS(blazekit_##task##_landmarker_detect(lm, image, NULL), BLAZEKIT_ERROR_INVALID_ARGUMENT, "out is NULL"); \
+    blazekit_image narrow_ = *(image); \
+    narrow_.width = 0; \
+    CHECK_STATUS(blazekit_##task##_landmarker_detect(lm, &narrow_, &r_), BLAZEKIT_ERROR_INVALID_ARGUMENT, "width"); \
+    CHECK_STATUS(blazekit_##task##_landmarker_detect_for_video(lm, image, 1, &r_), BLAZEKIT_ERROR_RUNNING_MODE, "VIDEO"); \
+    CHECK_STATUS(blazekit_##task##_landmarker_detect_async(lm, image, 1), BLAZEKIT_ERROR_RUNNING_MODE, "LIVE_STREAM"); \
+    CHECK_STATUS(blazekit_##task##_landmarker_close(lm), BLAZEKIT_OK, NULL); \
+    CHECK_STATUS(blazekit_##task##_landmarker_close(lm), BLAZEKIT_OK, NULL); \
+    CHECK_STATUS(blazekit_##task##_landmarker_detect(lm, image, &r_), BLAZEKIT_ERROR_CLOSED, "closed"); \
+    CHECK_STATUS(blazekit_##task##_landmarker_detect_for_video(lm, image, 5, &r_), BLAZEKIT_ERROR_CLOSED, "closed"); \
+    CHECK_STATUS(blazekit_##task##_landmarker_detect_async(lm, image, 5), BLAZEKIT_ERROR_CLOSED, "closed"); \
+    CHECK_STATUS(blazekit_##task##_landmarker_close(NULL), BLAZEKIT_ERROR_INVALID_ARGUMENT, "NULL"); \
+    CHECK(r_ == NULL, "no result"); \
+} while (0)
+
+/* A VIDEO-mode `task` landmarker refuses the IMAGE and LIVE_STREAM calls and detect_for_video with NULLs. */
+#define CHECK_VIDEO_MODE_MISUSE(task, lm, image) do { \
+    blazekit_##task##_result *r_ = NULL; \
+    CHECK_STATUS(blazekit_##task##_landmarker_detect(lm, image, &r_), BLAZEKIT_ERROR_RUNNING_MODE, "IMAGE"); \
+    CHECK_STATUS(blazekit_##task##_landmarker_detect_async(lm, image, 1000), BLAZEKIT_ERROR_RUNNING_MODE, "LIVE_STREAM"); \
+    CHECK_STATUS(blazekit_##task##_landmarker_detect_for_video(NULL, image, 1000, &r_), BLAZEKIT_ERROR_INVALID_ARGUMENT, "landmarker is NULL"); \
+    CHECK_STATUS(blazekit_##task##_landmarker_detect_for_video(lm, NULL, 1000, &r_), BLAZEKIT_ERROR_INVALID_ARGUMENT, "image is NULL"); \
+    CHECK_STATUS(blazekit_##task##_landmarker_detect_for_video(lm, image, 1000, NULL), BLAZEKIT_ERROR_INVALID_ARGUMENT, "out is NULL"); \
+    CHECK(r_ == NULL, "no result"); \
+} while (0)
+
 static inline int contains(const char *haystack, const char *needle) { return !needle || strstr(haystack, needle) != NULL; }
 
 #define POSE_PHOTO "Tests/BlazeKitTests/Fixtures/pose/mpii_052475643.png"

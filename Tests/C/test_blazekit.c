@@ -128,24 +128,10 @@ static void dummy_hand_cb(void *u, int32_t s, const char *m, const blazekit_hand
 static void test_create_errors(void) {
     current = "create_errors";
     blazekit_pose_landmarker_options o;
-    blazekit_pose_landmarker *lm = (blazekit_pose_landmarker *)0x1;
-    blazekit_pose_landmarker_options_init(&o);
-    CHECK_STATUS(blazekit_pose_landmarker_create(NULL, &lm), BLAZEKIT_ERROR_INVALID_ARGUMENT, "options is NULL");
-    CHECK(lm == NULL, "out cleared on failure");
-    CHECK_STATUS(blazekit_pose_landmarker_create(&o, NULL), BLAZEKIT_ERROR_INVALID_ARGUMENT, "out is NULL");
-#define WITH(field, value, status, needle) do { \
-        blazekit_pose_landmarker_options_init(&o); o.field = value; lm = NULL; \
-        CHECK_STATUS(blazekit_pose_landmarker_create(&o, &lm), status, needle); CHECK(lm == NULL, "no handle"); \
-    } while (0)
-    WITH(struct_size, 0, BLAZEKIT_ERROR_INVALID_ARGUMENT, "struct_size");
-    WITH(struct_size, 3, BLAZEKIT_ERROR_INVALID_ARGUMENT, "struct_size");
-    WITH(struct_size, sizeof o + 8, BLAZEKIT_ERROR_INVALID_ARGUMENT, "struct_size");
-    WITH(struct_size, (size_t)-1, BLAZEKIT_ERROR_INVALID_ARGUMENT, "struct_size");
-    WITH(running_mode, 3, BLAZEKIT_ERROR_INVALID_OPTION, "running_mode");
-    WITH(running_mode, -1, BLAZEKIT_ERROR_INVALID_OPTION, "running_mode");
-    WITH(model, 2, BLAZEKIT_ERROR_INVALID_OPTION, "option model");
-    WITH(thread_count, 0, BLAZEKIT_ERROR_INVALID_OPTION, "thread_count");
-    WITH(thread_count, 65, BLAZEKIT_ERROR_INVALID_OPTION, "thread_count");
+    blazekit_pose_landmarker *lm = NULL;
+    CHECK_COMMON_CREATE_ERRORS(pose);
+    CHECK_COMMON_CREATE_ERRORS(hand);
+#define WITH(field, value, status, needle) CHECK_OPTION(pose, field, value, status, needle)
     WITH(num_poses, 0, BLAZEKIT_ERROR_INVALID_OPTION, "num_poses");
     WITH(num_poses, -5, BLAZEKIT_ERROR_INVALID_OPTION, "num_poses");
     WITH(min_pose_detection_confidence, -0.1f, BLAZEKIT_ERROR_INVALID_OPTION, "min_pose_detection_confidence");
@@ -372,16 +358,7 @@ static void test_pose_image(void) {
     }
     blazekit_pose_result_free(r);
     blazekit_pose_result_free(NULL);
-    /* Wrong running mode. */
-    CHECK_STATUS(blazekit_pose_landmarker_detect_for_video(lm, &image, 1, &r), BLAZEKIT_ERROR_RUNNING_MODE, "VIDEO");
-    CHECK_STATUS(blazekit_pose_landmarker_detect_async(lm, &image, 1), BLAZEKIT_ERROR_RUNNING_MODE, "LIVE_STREAM");
-    /* Closed. */
-    CHECK_STATUS(blazekit_pose_landmarker_close(lm), BLAZEKIT_OK, NULL);
-    CHECK_STATUS(blazekit_pose_landmarker_close(lm), BLAZEKIT_OK, NULL);
-    CHECK_STATUS(blazekit_pose_landmarker_detect(lm, &image, &r), BLAZEKIT_ERROR_CLOSED, "closed");
-    CHECK_STATUS(blazekit_pose_landmarker_detect_for_video(lm, &image, 5, &r), BLAZEKIT_ERROR_CLOSED, "closed");
-    CHECK_STATUS(blazekit_pose_landmarker_detect_async(lm, &image, 5), BLAZEKIT_ERROR_CLOSED, "closed");
-    CHECK_STATUS(blazekit_pose_landmarker_close(NULL), BLAZEKIT_ERROR_INVALID_ARGUMENT, "NULL");
+    CHECK_IMAGE_MODE_THEN_CLOSED(pose, lm, &image);
     blazekit_pose_landmarker_destroy(lm);
     blazekit_pose_landmarker_destroy(NULL);
     free(p.rgb);
@@ -405,11 +382,7 @@ static void test_pose_video(void) {
     CHECK_STATUS(blazekit_pose_landmarker_detect_for_video(lm, &image, -7, &r), BLAZEKIT_ERROR_TIMESTAMP, "-7");
     CHECK_STATUS(blazekit_pose_landmarker_detect_for_video(lm, &image, 161, &r), BLAZEKIT_OK, NULL);
     blazekit_pose_result_free(r);
-    CHECK_STATUS(blazekit_pose_landmarker_detect(lm, &image, &r), BLAZEKIT_ERROR_RUNNING_MODE, "IMAGE");
-    CHECK_STATUS(blazekit_pose_landmarker_detect_async(lm, &image, 1000), BLAZEKIT_ERROR_RUNNING_MODE, "LIVE_STREAM");
-    CHECK_STATUS(blazekit_pose_landmarker_detect_for_video(NULL, &image, 1000, &r), BLAZEKIT_ERROR_INVALID_ARGUMENT, "NULL");
-    CHECK_STATUS(blazekit_pose_landmarker_detect_for_video(lm, NULL, 1000, &r), BLAZEKIT_ERROR_INVALID_ARGUMENT, "image is NULL");
-    CHECK_STATUS(blazekit_pose_landmarker_detect_for_video(lm, &image, 1000, NULL), BLAZEKIT_ERROR_INVALID_ARGUMENT, "out is NULL");
+    CHECK_VIDEO_MODE_MISUSE(pose, lm, &image);
     blazekit_pose_landmarker_destroy(lm);
     free(p.rgb);
 }
@@ -536,25 +509,11 @@ static void test_hand_image(void) {
     blazekit_hand_result_free(again);
     blazekit_hand_result_free(r);
     blazekit_hand_result_free(NULL);
-    r = (blazekit_hand_result *)0x1;
-    CHECK_STATUS(blazekit_hand_landmarker_detect(NULL, &image, &r), BLAZEKIT_ERROR_INVALID_ARGUMENT, "NULL");
-    CHECK_STATUS(blazekit_hand_landmarker_detect(lm, NULL, &r), BLAZEKIT_ERROR_INVALID_ARGUMENT, "image is NULL");
-    CHECK(r == NULL, "out cleared");
-    CHECK_STATUS(blazekit_hand_landmarker_detect(lm, &image, NULL), BLAZEKIT_ERROR_INVALID_ARGUMENT, "out is NULL");
+    r = NULL;
     blazekit_image bad = image;
-    bad.width = 0;
-    CHECK_STATUS(blazekit_hand_landmarker_detect(lm, &bad, &r), BLAZEKIT_ERROR_INVALID_ARGUMENT, "width");
-    bad = image;
     bad.bytes_per_row = 1;
     CHECK_STATUS(blazekit_hand_landmarker_detect(lm, &bad, &r), BLAZEKIT_ERROR_INVALID_ARGUMENT, "bytes_per_row");
-    CHECK_STATUS(blazekit_hand_landmarker_detect_for_video(lm, &image, 0, &r), BLAZEKIT_ERROR_RUNNING_MODE, "VIDEO");
-    CHECK_STATUS(blazekit_hand_landmarker_detect_async(lm, &image, 0), BLAZEKIT_ERROR_RUNNING_MODE, "LIVE_STREAM");
-    CHECK_STATUS(blazekit_hand_landmarker_close(lm), BLAZEKIT_OK, NULL);
-    CHECK_STATUS(blazekit_hand_landmarker_close(lm), BLAZEKIT_OK, NULL);
-    CHECK_STATUS(blazekit_hand_landmarker_detect(lm, &image, &r), BLAZEKIT_ERROR_CLOSED, "closed");
-    CHECK_STATUS(blazekit_hand_landmarker_detect_for_video(lm, &image, 1, &r), BLAZEKIT_ERROR_CLOSED, "closed");
-    CHECK_STATUS(blazekit_hand_landmarker_detect_async(lm, &image, 1), BLAZEKIT_ERROR_CLOSED, "closed");
-    CHECK_STATUS(blazekit_hand_landmarker_close(NULL), BLAZEKIT_ERROR_INVALID_ARGUMENT, "NULL");
+    CHECK_IMAGE_MODE_THEN_CLOSED(hand, lm, &image);
     blazekit_hand_landmarker_destroy(lm);
     blazekit_hand_landmarker_destroy(NULL);
     free(p.rgb);
@@ -574,9 +533,7 @@ static void test_hand_video(void) {
         r = NULL;
     }
     CHECK_STATUS(blazekit_hand_landmarker_detect_for_video(lm, &image, 100, &r), BLAZEKIT_ERROR_TIMESTAMP, "100");
-    CHECK_STATUS(blazekit_hand_landmarker_detect(lm, &image, &r), BLAZEKIT_ERROR_RUNNING_MODE, "IMAGE");
-    CHECK_STATUS(blazekit_hand_landmarker_detect_for_video(NULL, &image, 1000, &r), BLAZEKIT_ERROR_INVALID_ARGUMENT, "NULL");
-    CHECK_STATUS(blazekit_hand_landmarker_detect_for_video(lm, &image, 1000, NULL), BLAZEKIT_ERROR_INVALID_ARGUMENT, "out is NULL");
+    CHECK_VIDEO_MODE_MISUSE(hand, lm, &image);
     blazekit_hand_landmarker_destroy(lm);
     free(p.rgb);
 }

@@ -14,6 +14,8 @@
 /* MediaPipe's Holistic finds the pose, both hands and the face here (Tests/BlazeKitTests/Fixtures/holistic). */
 #define PERSON "Tests/BlazeKitTests/Fixtures/pose/panoptic_ex2_2.flv_000040_l.png"
 
+static photo person;   /* PERSON, loaded once */
+
 static blazekit_holistic_landmarker *make(int mode, blazekit_holistic_result_callback cb, void *user) {
     blazekit_holistic_landmarker_options o;
     blazekit_holistic_landmarker_options_init(&o);
@@ -77,22 +79,9 @@ static void test_options(void) {
           && o.solution_clock == 1 && o.result_callback == NULL && o.user_data == NULL, "mp.solutions.holistic's defaults");
     CHECK_STATUS(blazekit_holistic_landmarker_options_init(NULL), BLAZEKIT_ERROR_INVALID_ARGUMENT, "options is NULL");
 
-    blazekit_holistic_landmarker *lm = (blazekit_holistic_landmarker *)0x1;
-    CHECK_STATUS(blazekit_holistic_landmarker_create(NULL, &lm), BLAZEKIT_ERROR_INVALID_ARGUMENT, "options is NULL");
-    CHECK(lm == NULL, "out cleared on failure");
-    blazekit_holistic_landmarker_options_init(&o);
-    CHECK_STATUS(blazekit_holistic_landmarker_create(&o, NULL), BLAZEKIT_ERROR_INVALID_ARGUMENT, "out is NULL");
-#define WITH(field, value, status, needle) do { \
-        blazekit_holistic_landmarker_options_init(&o); o.field = value; lm = NULL; \
-        CHECK_STATUS(blazekit_holistic_landmarker_create(&o, &lm), status, needle); CHECK(lm == NULL, "no handle"); \
-    } while (0)
-    WITH(struct_size, 0, BLAZEKIT_ERROR_INVALID_ARGUMENT, "struct_size");
-    WITH(struct_size, 3, BLAZEKIT_ERROR_INVALID_ARGUMENT, "struct_size");
-    WITH(struct_size, sizeof o + 8, BLAZEKIT_ERROR_INVALID_ARGUMENT, "struct_size");
-    WITH(struct_size, (size_t)-1, BLAZEKIT_ERROR_INVALID_ARGUMENT, "struct_size");
-    WITH(running_mode, 3, BLAZEKIT_ERROR_INVALID_OPTION, "running_mode");
-    WITH(model, -1, BLAZEKIT_ERROR_INVALID_OPTION, "option model");
-    WITH(thread_count, 65, BLAZEKIT_ERROR_INVALID_OPTION, "thread_count");
+    CHECK_COMMON_CREATE_ERRORS(holistic);
+    blazekit_holistic_landmarker *lm = NULL;
+#define WITH(field, value, status, needle) CHECK_OPTION(holistic, field, value, status, needle)
     WITH(min_face_detection_confidence, -0.1f, BLAZEKIT_ERROR_INVALID_OPTION, "min_face_detection_confidence");
     WITH(min_face_suppression_threshold, 1.5f, BLAZEKIT_ERROR_INVALID_OPTION, "min_face_suppression_threshold");
     WITH(min_face_landmarks_confidence, NAN, BLAZEKIT_ERROR_INVALID_OPTION, "min_face_landmarks_confidence");
@@ -115,8 +104,7 @@ static void test_options(void) {
 
 static void test_image(void) {
     current = "image";
-    photo p = load(PERSON);
-    blazekit_image image = rgb_image(&p);
+    blazekit_image image = rgb_image(&person);
     blazekit_holistic_landmarker *lm = make(BLAZEKIT_RUNNING_MODE_IMAGE, NULL, NULL);
     blazekit_holistic_result *r = NULL;
     CHECK_STATUS(blazekit_holistic_landmarker_detect(lm, &image, &r), BLAZEKIT_OK, NULL);
@@ -147,42 +135,28 @@ static void test_image(void) {
     blazekit_holistic_result_free(between);
     blazekit_holistic_result_free(again);
     /* NULLs, bad images, other running modes, closing. */
-    blazekit_holistic_result *bad = (blazekit_holistic_result *)0x1;
-    CHECK_STATUS(blazekit_holistic_landmarker_detect(NULL, &image, &bad), BLAZEKIT_ERROR_INVALID_ARGUMENT, "landmarker is NULL");
-    CHECK_STATUS(blazekit_holistic_landmarker_detect(lm, NULL, &bad), BLAZEKIT_ERROR_INVALID_ARGUMENT, "image is NULL");
-    CHECK(bad == NULL, "out cleared");
-    CHECK_STATUS(blazekit_holistic_landmarker_detect(lm, &image, NULL), BLAZEKIT_ERROR_INVALID_ARGUMENT, "out is NULL");
+    blazekit_holistic_result *bad = NULL;
     blazekit_image im = image;
-    im.width = 0;
-    CHECK_STATUS(blazekit_holistic_landmarker_detect(lm, &im, &bad), BLAZEKIT_ERROR_INVALID_ARGUMENT, "width");
-    im = image;
     im.byte_count = image.byte_count - 1;
     CHECK_STATUS(blazekit_holistic_landmarker_detect(lm, &im, &bad), BLAZEKIT_ERROR_INVALID_ARGUMENT, "byte_count");
     im = image;
     im.struct_size = 2;
     CHECK_STATUS(blazekit_holistic_landmarker_detect(lm, &im, &bad), BLAZEKIT_ERROR_INVALID_ARGUMENT, "struct_size");
-    CHECK_STATUS(blazekit_holistic_landmarker_detect_for_video(lm, &image, 1, &bad), BLAZEKIT_ERROR_RUNNING_MODE, "VIDEO");
-    CHECK_STATUS(blazekit_holistic_landmarker_detect_async(lm, &image, 1), BLAZEKIT_ERROR_RUNNING_MODE, "LIVE_STREAM");
-    CHECK_STATUS(blazekit_holistic_landmarker_close(lm), BLAZEKIT_OK, NULL);
-    CHECK_STATUS(blazekit_holistic_landmarker_close(lm), BLAZEKIT_OK, NULL);
-    CHECK_STATUS(blazekit_holistic_landmarker_detect(lm, &image, &bad), BLAZEKIT_ERROR_CLOSED, "closed");
-    CHECK_STATUS(blazekit_holistic_landmarker_close(NULL), BLAZEKIT_ERROR_INVALID_ARGUMENT, "NULL");
+    CHECK_IMAGE_MODE_THEN_CLOSED(holistic, lm, &image);
     blazekit_holistic_landmarker_destroy(lm);
     blazekit_holistic_landmarker_destroy(NULL);
     blazekit_holistic_result_free(NULL);
     blazekit_holistic_result_free(r);
     free(other.rgb);
-    free(p.rgb);
 }
 
 /* The options that change what is found: segmentation, the refined face, the thresholds; nothing found in a
  * blank frame; an older struct_size ignores the fields after it. */
 static void test_parts(void) {
     current = "parts";
-    photo p = load(PERSON);
-    blazekit_image image = rgb_image(&p);
-    uint8_t *blank = malloc((size_t)p.w * p.h * 3);
-    memset(blank, 127, (size_t)p.w * p.h * 3);
+    blazekit_image image = rgb_image(&person);
+    uint8_t *blank = malloc((size_t)person.w * person.h * 3);
+    memset(blank, 127, (size_t)person.w * person.h * 3);
     blazekit_image blank_image = image;
     blank_image.pixels = blank;
     struct { const char *name; int segmentation, refine, old_size; float pose, face, hand; size_t counts[4]; int mask; } cases[] = {
@@ -215,7 +189,7 @@ static void test_parts(void) {
                 const blazekit_mask *m = r->segmentation_mask;
                 double sum = 0;
                 for (size_t i = 0; m->data && i < (size_t)m->width * m->height; i++) sum += m->data[i];
-                CHECK(m->width == p.w && m->height == p.h && sum > 100, "%s: mask %dx%d, sum %f", cases[c].name, m->width, m->height, sum);
+                CHECK(m->width == person.w && m->height == person.h && sum > 100, "%s: mask %dx%d, sum %f", cases[c].name, m->width, m->height, sum);
             }
             if (r->face_landmark_count == 478) {
                 /* The irises (468…477) sit inside the eyes' corners (33/133 and 362/263). */
@@ -234,14 +208,12 @@ static void test_parts(void) {
         blazekit_holistic_landmarker_destroy(lm);
     }
     free(blank);
-    free(p.rgb);
 }
 
 /* The built-in networks, the model directory, the pose landmark model as a path and as a buffer: the same bits. */
 static void test_model_sources(void) {
     current = "model_sources";
-    photo p = load(PERSON);
-    blazekit_image image = rgb_image(&p);
+    blazekit_image image = rgb_image(&person);
     blazekit_holistic_result *want = NULL;
     blazekit_holistic_landmarker_options o;
     blazekit_holistic_landmarker_options_init(&o);
@@ -275,13 +247,11 @@ static void test_model_sources(void) {
     blazekit_holistic_landmarker_destroy(lm);
     free(bkm);
     blazekit_holistic_result_free(want);
-    free(p.rgb);
 }
 
 static void test_video(void) {
     current = "video";
-    photo p = load(PERSON);
-    blazekit_image image = rgb_image(&p);
+    blazekit_image image = rgb_image(&person);
     blazekit_holistic_landmarker *lm = make(BLAZEKIT_RUNNING_MODE_VIDEO, NULL, NULL);
     blazekit_holistic_result *r = NULL;
     for (int64_t t = 0; t < 100; t += 33) {
@@ -294,13 +264,8 @@ static void test_video(void) {
     CHECK_STATUS(blazekit_holistic_landmarker_detect_for_video(lm, &image, 66, &r), BLAZEKIT_ERROR_TIMESTAMP, "66");
     CHECK(r == NULL, "no result");
     CHECK_STATUS(blazekit_holistic_landmarker_detect_for_video(lm, &image, 99, &r), BLAZEKIT_ERROR_TIMESTAMP, "not greater");
-    CHECK_STATUS(blazekit_holistic_landmarker_detect(lm, &image, &r), BLAZEKIT_ERROR_RUNNING_MODE, "IMAGE");
-    CHECK_STATUS(blazekit_holistic_landmarker_detect_async(lm, &image, 1000), BLAZEKIT_ERROR_RUNNING_MODE, "LIVE_STREAM");
-    CHECK_STATUS(blazekit_holistic_landmarker_detect_for_video(NULL, &image, 1000, &r), BLAZEKIT_ERROR_INVALID_ARGUMENT, "NULL");
-    CHECK_STATUS(blazekit_holistic_landmarker_detect_for_video(lm, NULL, 1000, &r), BLAZEKIT_ERROR_INVALID_ARGUMENT, "image is NULL");
-    CHECK_STATUS(blazekit_holistic_landmarker_detect_for_video(lm, &image, 1000, NULL), BLAZEKIT_ERROR_INVALID_ARGUMENT, "out is NULL");
+    CHECK_VIDEO_MODE_MISUSE(holistic, lm, &image);
     blazekit_holistic_landmarker_destroy(lm);
-    free(p.rgb);
 }
 
 typedef struct {
@@ -321,8 +286,7 @@ static void live_cb(void *user, int32_t status, const char *message, const blaze
 /* Live stream, one frame at a time: the video results, on the library's thread; nothing after close. */
 static void test_live_stream(void) {
     current = "live_stream";
-    photo p = load(PERSON);
-    blazekit_image image = rgb_image(&p);
+    blazekit_image image = rgb_image(&person);
     live_state s = {PTHREAD_MUTEX_INITIALIZER, 0, 0, 0, {NULL}};
     blazekit_holistic_landmarker *video = make(BLAZEKIT_RUNNING_MODE_VIDEO, NULL, NULL);
     for (int t = 0; t < 3; t++) blazekit_holistic_landmarker_detect_for_video(video, &image, t, &s.expected[t]);
@@ -356,17 +320,18 @@ static void test_live_stream(void) {
         CHECK_STATUS(blazekit_holistic_landmarker_create(&o, &none), BLAZEKIT_ERROR_INVALID_OPTION, "result_callback");
     }
     for (int t = 0; t < 3; t++) blazekit_holistic_result_free(s.expected[t]);
-    free(p.rgb);
 }
 
 int main(void) {
     setvbuf(stdout, NULL, _IOLBF, 0);
+    person = load(PERSON);
     test_options();
     test_image();
     test_parts();
     test_model_sources();
     test_video();
     test_live_stream();
+    free(person.rgb);
     printf("%d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;
 }

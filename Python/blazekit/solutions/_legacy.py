@@ -57,10 +57,20 @@ class SolutionBase:
     def _make_task(self):  # pragma: no cover - each solution defines it
         raise NotImplementedError
 
-    @staticmethod
-    def _base_options(model_asset_path=None):
+    def _base_options(self, model_asset_path=None):
+        """The task's base options: the model (None: the built-in ones) and the solution's thread_count."""
         from ..tasks.python.core.base_options import BaseOptions   # here: blazekit.tasks imports this package
-        return BaseOptions(model_asset_path=model_asset_path)
+        base = BaseOptions(model_asset_path=model_asset_path)
+        base.thread_count = self._thread_count
+        return base
+
+    def _pose_base_options(self):
+        """The base options of a solution with a pose landmark network (Pose, Holistic): its model_path, else for
+        model_complexity 2 the heavy model (heavy_pose_model()), else the built-in networks."""
+        path = self._model_path
+        if path is None and self._complexity == 2:
+            path = heavy_pose_model()
+        return self._base_options(path)
 
     @property
     def _running_mode(self):

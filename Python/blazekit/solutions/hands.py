@@ -69,10 +69,8 @@ class Hands(SolutionBase):
 
     def _make_task(self):
         from ..tasks.python import vision
-        base = self._base_options()
-        base.thread_count = self._thread_count
         options = vision.HandLandmarkerOptions(
-            base_options=base, running_mode=self._running_mode, num_hands=self._max_num_hands,
+            base_options=self._base_options(), running_mode=self._running_mode, num_hands=self._max_num_hands,
             min_hand_detection_confidence=self._confidences[0], min_hand_presence_confidence=self._confidences[1])
 
         def legacy(c):

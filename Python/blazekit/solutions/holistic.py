@@ -5,7 +5,7 @@ import types
 
 import numpy as np
 
-from ._legacy import SolutionBase, _check_complexity, _check_unit, heavy_pose_model
+from ._legacy import SolutionBase, _check_complexity, _check_unit
 # What mediapipe 0.10.14's holistic module exposes, and FACEMESH_IRISES (its face_mesh module's) for the refined face.
 from .face_mesh_connections import FACEMESH_CONTOURS, FACEMESH_IRISES, FACEMESH_TESSELATION  # noqa: F401
 from .hands import HAND_CONNECTIONS, HandLandmark  # noqa: F401
@@ -43,11 +43,6 @@ class Holistic(SolutionBase):
 
     def _make_task(self):
         from ._holistic_task import HolisticLandmarker
-        path = self._model_path
-        if path is None and self._complexity == 2:
-            path = heavy_pose_model()
-        base = self._base_options(path)
-        base.thread_count = self._thread_count
 
         def fill(c):
             c.model = 1 if self._complexity == 0 else 0     # blazekit_model: FULL 0, LITE 1
@@ -55,7 +50,8 @@ class Holistic(SolutionBase):
             for name, on in self._switches.items():
                 setattr(c, name, int(on))
             c.solution_clock = 1
-        options = types.SimpleNamespace(base_options=base, running_mode=self._running_mode, result_callback=None)
+        options = types.SimpleNamespace(base_options=self._pose_base_options(), running_mode=self._running_mode,
+                                        result_callback=None)
         return HolisticLandmarker._create(options, fill)
 
     def _outputs_of(self, result):

@@ -5,7 +5,7 @@ import enum
 import numpy as np
 
 from ..framework.formats import landmark_pb2
-from ._legacy import SolutionBase, _check_complexity, _check_unit, heavy_pose_model
+from ._legacy import SolutionBase, _check_complexity, _check_unit
 
 
 class PoseLandmark(enum.IntEnum):
@@ -80,13 +80,8 @@ class Pose(SolutionBase):
 
     def _make_task(self):
         from ..tasks.python import vision
-        path = self._model_path
-        if path is None and self._complexity == 2:
-            path = heavy_pose_model()
-        base = self._base_options(path)
-        base.thread_count = self._thread_count
         options = vision.PoseLandmarkerOptions(
-            base_options=base, running_mode=self._running_mode, num_poses=1,
+            base_options=self._pose_base_options(), running_mode=self._running_mode, num_poses=1,
             min_pose_detection_confidence=self._confidences[0], min_pose_presence_confidence=self._confidences[1],
             output_segmentation_masks=self._segmentation)
 
