@@ -137,13 +137,23 @@ enum PixelMajorConv {
             if last > first { transpose(src, lds: c, rows: last - first, columns: c, into: dst + first, ldd: stride) }
             return
         }
-        for ch in 0..<c {
-            for ph in 0..<phases {
-                let d = dst + (ch * phases + ph) * stride
-                for j in 0..<used {
-                    let ix = j * phases + ph - pad
-                    d[j] = ix >= 0 && ix < w ? src[ix * c + ch] : 0
+        // Phase `ph` of channel `ch` is column `ch` of the `[W/phases, phases·C]` view of the row from pixel
+        // `ph − padLeft` on: one transpose per phase, whose row stride `phases·stride` puts channel `ch` at
+        // planar row `ch·phases + ph`. Columns `j` whose pixel `j·phases + ph − padLeft` is outside the row are zeros.
+        for ph in 0..<phases {
+            let first = min(used, max(0, (pad - ph + phases - 1) / phases))
+            let beyond = w - 1 + pad - ph
+            let last = max(first, min(used, beyond < 0 ? 0 : beyond / phases + 1))
+            if first > 0 || last < used {
+                for ch in 0..<c {
+                    let d = dst + (ch * phases + ph) * stride
+                    d.update(repeating: 0, count: first)
+                    (d + last).update(repeating: 0, count: used - last)
                 }
+            }
+            if last > first {
+                transpose(src + (first * phases + ph - pad) * c, lds: phases * c, rows: last - first, columns: c,
+                          into: dst + ph * stride + first, ldd: phases * stride)
             }
         }
     }
