@@ -93,6 +93,32 @@ import Testing
         }
     }
 
+    /// With two threads a frame with both hands runs them side by side, one thread each; one thread runs them one
+    /// after the other. The results are the same bits, in image and video mode.
+    @Test func twoThreadsGiveTheOneThreadResults() throws {
+        let reference = try Self.reference()
+        let photos = Array(Set(reference.image.compactMap(\.photo))).sorted() + [reference.video.photo]
+        var bothHands = 0
+        for mode in [RunningMode.image, .video] {
+            var landmarkers: [HolisticLandmarker] = []
+            for threads in [1, 2] {
+                let options = HolisticLandmarkerOptions()
+                options.runningMode = mode
+                options.baseOptions.threadCount = threads
+                landmarkers.append(try HolisticLandmarker(options: options))
+            }
+            for (i, path) in (photos + photos).enumerated() {
+                let image = try Self.photo(path)
+                let results = try landmarkers.map {
+                    mode == .image ? try $0.detect(image: image) : try $0.detect(videoFrame: image, timestampInMilliseconds: i * 33)
+                }
+                #expect(results[0] == results[1], "\(mode) \(path): 2 threads differ from 1")
+                if !results[0].leftHandLandmarks.isEmpty && !results[0].rightHandLandmarks.isEmpty { bothHands += 1 }
+            }
+        }
+        #expect(bothHands > 0, "no photo with both hands: the side-by-side path was not run")
+    }
+
     final class Recorder: HolisticLandmarkerLiveStreamDelegate, @unchecked Sendable {
         private let lock = NSLock()
         private var results: [Int: HolisticLandmarkerResult] = [:]
