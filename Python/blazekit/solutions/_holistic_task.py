@@ -14,11 +14,11 @@ def _landmark_list(pointer, count, list_class, with_visibility):
     pose; presence stays unset, as mp.solutions.holistic clears it), or None when the part is absent."""
     if count == 0 or not pointer:
         return None
-    point = list_class._item
+    point = list_class._item._of
     if with_visibility:
-        return list_class([point(x=x, y=y, z=z, visibility=v if f & _capi.HAS_VISIBILITY else None)
+        return list_class([point({"x": x, "y": y, "z": z, "visibility": v} if f & _capi.HAS_VISIBILITY else {"x": x, "y": y, "z": z})
                            for x, y, z, v, _, f in _rows(pointer, count)])
-    return list_class([point(x=x, y=y, z=z) for x, y, z, _, _, _ in _rows(pointer, count)])
+    return list_class([point({"x": x, "y": y, "z": z}) for x, y, z, _, _, _ in _rows(pointer, count)])
 
 
 class HolisticLandmarker(_base._Landmarker):

@@ -6,10 +6,16 @@ from ._message import Message, message_text
 _FIELDS = {name: float for name in ("x", "y", "z", "visibility", "presence")}
 
 
+def _field(name):
+    return property(lambda self: self._values.get(name, 0.0), doc=f"`{name}` (0.0 when unset).")
+
+
 class _Point(Message):
     __slots__ = ()
     _FIELDS = _FIELDS
     _DEFAULTS = {name: 0.0 for name in _FIELDS}
+    # Read through properties rather than Message.__getattr__ (drawing reads every landmark of every frame).
+    x, y, z, visibility, presence = (_field(name) for name in ("x", "y", "z", "visibility", "presence"))
 
 
 class NormalizedLandmark(_Point):
