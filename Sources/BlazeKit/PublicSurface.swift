@@ -18,6 +18,7 @@
 @_exported import enum BlazeStages.HandLandmarkName
 @_exported import struct BlazeStages.HandConnection
 @_exported import enum BlazeStages.HandSkeleton
+@_exported import enum BlazeStages.FaceMeshConnections
 
 // Errors a task's creation may throw for a model file (besides TaskError): the file's format, and a model
 // the runtime cannot plan.

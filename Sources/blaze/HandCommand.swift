@@ -70,7 +70,7 @@ struct HandCommand: ParsableCommand {
             },
             overlay: HandOverlay.draw,
             detectorName: "palm detector")
-        try MediaRun(options: input, task: task, overlayDirectory: landmarker.overlayDir, overlayVideo: landmarker.overlayVideo).run()
+        try MediaRun(options: input, task: task, drawing: landmarker.drawing).run()
     }
 }
 
@@ -90,17 +90,16 @@ struct HandItem: Encodable {
 /// Hand drawing for `--overlay-dir` and `--overlay-video`: left hands blue, right hands orange; on video
 /// frames the hand's ID written above it in the ID's colour.
 enum HandOverlay {
+    static let connections = HandSkeleton.connections.map { ($0.start, $0.end) }
+    static let leftColor: (UInt8, UInt8, UInt8) = (40, 120, 255), rightColor: (UInt8, UInt8, UInt8) = (255, 140, 0)
+
     static func draw(_ result: HandLandmarkerResult, on image: Image) throws -> Image {
         var canvas = OverlayCanvas(pixels: image.pixels, width: image.width, height: image.height)
         let w = Double(image.width), h = Double(image.height)
         let thickness = max(2, Int(min(w, h) / 250))
         for (i, hand) in result.landmarks.enumerated() {
-            let color: (UInt8, UInt8, UInt8) = result.handedness[i].first?.categoryName == "Left" ? (40, 120, 255) : (255, 140, 0)
-            for c in HandSkeleton.connections {
-                let a = hand[c.start], b = hand[c.end]
-                canvas.line(Double(a.x) * w, Double(a.y) * h, Double(b.x) * w, Double(b.y) * h, thickness: thickness, color)
-            }
-            for l in hand { canvas.disc(Double(l.x) * w, Double(l.y) * h, radius: thickness + 1, (255, 255, 255)) }
+            let color = result.handedness[i].first?.categoryName == "Left" ? leftColor : rightColor
+            canvas.skeleton(hand, connections: connections, thickness: thickness, color, joints: (thickness + 1, (255, 255, 255)))
             if result.ids.indices.contains(i) {
                 canvas.label(result.ids[i], above: hand, imageWidth: w, imageHeight: h, scale: thickness)
             }

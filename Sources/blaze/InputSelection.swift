@@ -89,12 +89,12 @@ struct InputSelection {
         return Array(shard.slice(files.sorted()))
     }
 
-    /// The per-input output file names for `--output-dir` (`<file name>.jsonl`); throws when two inputs
-    /// would write the same file.
-    static func outputNames(for files: [String]) throws -> [String] {
+    /// The per-input output file names for `--output-dir` (`<file name>.jsonl`, or `.csv` for a table); throws
+    /// when two inputs would write the same file.
+    static func outputNames(for files: [String], suffix: String = ".jsonl") throws -> [String] {
         var seen: [String: String] = [:]
         return try files.map { path in
-            let name = URL(fileURLWithPath: path).lastPathComponent + ".jsonl"
+            let name = URL(fileURLWithPath: path).lastPathComponent + suffix
             if let other = seen[name], other != path {
                 throw ValidationError("--output-dir: \(other) and \(path) would both write \(name); give inputs distinct file names")
             }

@@ -31,9 +31,18 @@ struct JSONBytes {
 
     mutating func float(_ value: Float) throws {
         guard value.isFinite else { throw NonFinite() }
+        bytes.append(contentsOf: Self.spelling(value).utf8)
+    }
+
+    /// A finite float as `JSONEncoder` spells it (the CSV tables spell their numbers so too).
+    static func spelling(_ value: Float) -> String {
         var text = value.description
         if text.hasSuffix(".0") { text.removeLast(2) }
-        bytes.append(contentsOf: text.utf8)
+        return text
+    }
+
+    mutating func null() {
+        bytes.append(contentsOf: "null".utf8)
     }
 
     mutating func floats(_ values: [Float]) throws {
@@ -97,17 +106,21 @@ struct JSONBytes {
     }
 }
 
+extension FrameOrigin {
+    /// The leading members of a result's line: "image" or "video" and "frame", "timestampMs", "width", "height".
+    var members: [JSONBytes.Member] {
+        var members: [JSONBytes.Member] = [("width", { $0.int(width) }), ("height", { $0.int(height) })]
+        if let image { members.append(("image", { $0.string(image) })) }
+        if let video { members.append(("video", { $0.string(video) })) }
+        if let frame { members.append(("frame", { $0.string(frame) })) }
+        if let timestampMs { members.append(("timestampMs", { $0.int(timestampMs) })) }
+        return members
+    }
+}
+
 extension FrameRecord: JSONLine where Item: JSONLine {
     func write(to json: inout JSONBytes) throws {
-        var members: [JSONBytes.Member] = [
-            ("width", { $0.int(source.width) }), ("height", { $0.int(source.height) }),
-            (key, { json in try json.array(items) { try $1.write(to: &$0) } }),
-        ]
-        if let image = source.image { members.append(("image", { $0.string(image) })) }
-        if let video = source.video { members.append(("video", { $0.string(video) })) }
-        if let frame = source.frame { members.append(("frame", { $0.string(frame) })) }
-        if let timestampMs = source.timestampMs { members.append(("timestampMs", { $0.int(timestampMs) })) }
-        try json.object(members)
+        try json.object(source.members + [(key, { json in try json.array(items) { try $1.write(to: &$0) } })])
     }
 }
 

@@ -10,11 +10,7 @@ struct LandmarkerCommandOptions: ParsableArguments {
     @Option(help: "Minimum detector score (pose detector, palm detector).") var minDetectionConfidence: Float = 0.5
     @Option(help: "Minimum presence score of the landmark model.") var minPresenceConfidence: Float = 0.5
     @Option(help: "Minimum tracking IoU (video and live stream).") var minTrackingConfidence: Float = 0.5
-    @Option(help: "Write each photo (or video frame) with its results drawn as <stem>.overlay.png into this directory.")
-    var overlayDir: String?
-    @Option(help: ArgumentHelp("Write the input video with the results drawn on every frame (H.264 MP4, the input's size, "
-                               + "frame rate and timestamps). Needs exactly one video file input.", valueName: "PATH"))
-    var overlayVideo: String?
+    @OptionGroup var drawing: DrawingOptions
 
     @Option(help: ArgumentHelp("Video: frames a person or hand may go unseen and keep its \"id\" (BlazeKit's identities).",
                                valueName: "FRAMES"))
@@ -28,9 +24,23 @@ struct LandmarkerCommandOptions: ParsableArguments {
     /// Sets the model path (for anything but full and lite) and the thread count of `options`; returns
     /// "full" or "lite" when the model is a built-in one, for the task's own model option.
     func apply(to options: TaskOptions, threads: Int) -> String? {
+        Self.apply(model: model, to: options, threads: threads)
+    }
+
+    /// ``apply(to:threads:)`` for a `--model` value of any command.
+    static func apply(model: String, to options: TaskOptions, threads: Int) -> String? {
         options.baseOptions.threadCount = threads
         if model == "full" || model == "lite" { return model }
         options.baseOptions.modelAssetPath = model
         return nil
     }
+}
+
+/// The drawn outputs every landmark command offers: overlay images and an overlay video.
+struct DrawingOptions: ParsableArguments {
+    @Option(help: "Write each photo (or video frame) with its results drawn as <stem>.overlay.png into this directory.")
+    var overlayDir: String?
+    @Option(help: ArgumentHelp("Write the input video with the results drawn on every frame (H.264 MP4, the input's size, "
+                               + "frame rate and timestamps). Needs exactly one video file input.", valueName: "PATH"))
+    var overlayVideo: String?
 }

@@ -3,196 +3,6 @@ import BlazeKit
 import BlazeVideo
 import Foundation
 
-/// Options every landmark subcommand shares: what to read, how to time it, where results go.
-struct InputOptions: ParsableArguments {
-    @Argument(help: ArgumentHelp("Photos (PNG, JPEG) and videos (anything FFmpeg reads: MP4, MOV, MKV, WebM, AVI, …), "
-                                 + "or directories of them (searched one level deep, in name order). "
-                                 + "Files are recognized by their content, not their name."))
-    var inputs: [String] = []
-
-    @Option(help: ArgumentHelp("Also read input paths from this file, one per line ('-' for standard input; "
-                               + "blank lines and lines starting with # are ignored).", valueName: "FILE"))
-    var inputsFrom: String?
-
-    @Option(help: ArgumentHelp("Process only the I-th (from 0) of N contiguous slices of the inputs sorted by path. "
-                               + "auto/N takes I from JOB_COMPLETION_INDEX (Kubernetes Indexed Job), SLURM_ARRAY_TASK_ID "
-                               + "(minus SLURM_ARRAY_TASK_MIN) or AWS_BATCH_JOB_ARRAY_INDEX.", valueName: "I/N|auto/N"))
-    var shard: String?
-
-    @Option(help: ArgumentHelp("Write each input's lines to DIR/<file name>.jsonl (written under a temporary name, "
-                               + "then renamed) instead of standard output.", valueName: "DIR"))
-    var outputDir: String?
-
-    @Flag(help: "With --output-dir: skip inputs whose output file already exists (a rerun after a crash redoes only what was lost).")
-    var resume = false
-
-    @Flag(help: "No progress line on standard error.")
-    var quiet = false
-
-    @Flag(help: ArgumentHelp("After each video, print on standard error its frames, seconds and frames per second, timed from "
-                             + "opening the file to its last line (making the landmarker is not counted)."))
-    var timing = false
-
-    @Option(help: "Threads per inference (1...64).")
-    var threads = 1
-
-    @Option(help: ArgumentHelp("Which threads decode a video's frames ahead: reader-thread (a thread of the reader's own, "
-                               + "with FFmpeg's decoding threads), idle-workers (one FFmpeg thread, run by the inference's "
-                               + "worker threads between their parallel loops; needs --threads 2 or more) or auto: "
-                               + "idle-workers when --threads is at least 2 and at least the processors available, "
-                               + "where a decoder of its own would compete with the inference for the cores. The "
-                               + "results are the same.", valueName: "auto|reader-thread|idle-workers"))
-    var decodeAhead: DecodeAhead = .auto
-
-    enum DecodeAhead: String, ExpressibleByArgument, CaseIterable {
-        case auto, readerThread = "reader-thread", idleWorkers = "idle-workers"
-    }
-
-    /// Whether video frames are decoded in the inference workers' idle time (`--decode-ahead`).
-    var decodesOnIdleWorkers: Bool {
-        switch decodeAhead {
-        case .auto: return threads >= 2 && threads >= ProcessInfo.processInfo.activeProcessorCount
-        case .readerThread: return false
-        case .idleWorkers: return true
-        }
-    }
-
-    @Flag(help: "Treat the inputs as the frames of one video, in order: track from frame to frame (needs --fps).")
-    var video = false
-
-    @Option(help: "Frame rate of --video input; frame i gets the timestamp round(i·1000/fps) ms.")
-    var fps: Double?
-
-    @Option(help: ArgumentHelp("Read raw RGB24 frames of this size from standard input instead of files.",
-                               valueName: "WIDTHxHEIGHT"))
-    var raw: String?
-
-    mutating func validate() throws {
-        if video {
-            guard let fps else { throw ValidationError("--video needs --fps") }
-            guard fps.isFinite, fps > 0 else { throw ValidationError("--fps must be a positive number, got \(fps)") }
-            guard shard == nil, outputDir == nil else {
-                throw ValidationError("--video treats all inputs as one video's frames; --shard and --output-dir split inputs apart")
-            }
-        } else if fps != nil {
-            throw ValidationError("--fps is only used with --video (video files carry their own timestamps)")
-        }
-        if raw != nil {
-            _ = try rawSize()
-            guard inputs.isEmpty, inputsFrom == nil, shard == nil, outputDir == nil else {
-                throw ValidationError("--raw reads standard input; do not also name inputs, --inputs-from, --shard or --output-dir")
-            }
-        } else if inputs.isEmpty, inputsFrom == nil {
-            throw ValidationError("name at least one photo, video or directory, use --inputs-from FILE, or --raw WIDTHxHEIGHT")
-        }
-        if decodeAhead == .idleWorkers, threads < 2 {
-            throw ValidationError("--decode-ahead idle-workers needs --threads 2 or more: with \(threads) the inference has no worker threads")
-        }
-        if resume, outputDir == nil { throw ValidationError("--resume needs --output-dir (it skips inputs whose output file exists)") }
-        if let shard { _ = try InputSelection.Shard.parse(shard, environment: ProcessInfo.processInfo.environment) }
-    }
-
-    /// The `--raw` frame size.
-    func rawSize() throws -> (width: Int, height: Int) {
-        let parts = (raw ?? "").lowercased().split(separator: "x")
-        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), w > 0, h > 0, w <= 16384, h <= 16384 else {
-            throw ValidationError("--raw expects WIDTHxHEIGHT with sides in 1...16384, got '\(raw ?? "")'")
-        }
-        return (w, h)
-    }
-
-    /// The selected input files (empty with `--raw`).
-    func files() throws -> [String] {
-        let shard = try self.shard.map { try InputSelection.Shard.parse($0, environment: ProcessInfo.processInfo.environment) }
-        return try InputSelection.files(arguments: inputs, inputsFrom: inputsFrom, shard: shard)
-    }
-}
-
-/// Where a result line came from; the record types turn it into their leading fields.
-struct FrameOrigin {
-    /// The photo's (or `--video` frame's, or raw frame's) name; nil for frames of a video file.
-    var image: String?
-    /// The video file's name, for its frames.
-    var video: String?
-    /// `frame_00000`-style frame name within a video file (the decoder's frame index).
-    var frame: String?
-    var timestampMs: Int?
-    var width: Int
-    var height: Int
-    /// The stem for side files (overlays, masks): `photo`, or `clip.frame_00012` for a video file's frame.
-    var stem: String
-
-    init(image: String? = nil, video: String? = nil, frame: String? = nil, timestampMs: Int? = nil, width: Int, height: Int, stem: String) {
-        (self.image, self.video, self.frame, self.timestampMs) = (image, video, frame, timestampMs)
-        (self.width, self.height, self.stem) = (width, height, stem)
-    }
-
-    /// The origin of a stream's frame: a frame of a video file is named by file and frame, anything else by its own name.
-    init(_ frame: StreamFrame) {
-        let (w, h) = (frame.image.width, frame.image.height)
-        if let container = frame.container {
-            let stem = URL(fileURLWithPath: container).deletingPathExtension().lastPathComponent
-            self.init(video: container, frame: frame.name, timestampMs: frame.timestampInMilliseconds, width: w, height: h,
-                      stem: "\(stem).\(frame.name)")
-        } else {
-            self.init(image: frame.name, timestampMs: frame.timestampInMilliseconds, width: w, height: h,
-                      stem: URL(fileURLWithPath: frame.name).deletingPathExtension().lastPathComponent)
-        }
-    }
-}
-
-/// One output line: where the result came from (``FrameOrigin``'s fields) and the result's items under
-/// `key` ("poses", "hands", "observations"). Keys are written sorted, so lines are reproducible byte for byte.
-struct FrameRecord<Item: Encodable>: Encodable {
-    var source: FrameOrigin
-    var key: String
-    var items: [Item]
-
-    private struct Key: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(_ name: String) { stringValue = name }
-        init?(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: Key.self)
-        try container.encodeIfPresent(source.image, forKey: Key("image"))
-        try container.encodeIfPresent(source.video, forKey: Key("video"))
-        try container.encodeIfPresent(source.frame, forKey: Key("frame"))
-        try container.encodeIfPresent(source.timestampMs, forKey: Key("timestampMs"))
-        try container.encode(source.width, forKey: Key("width"))
-        try container.encode(source.height, forKey: Key("height"))
-        try container.encode(items, forKey: Key(key))
-    }
-}
-
-/// What a subcommand runs: a task definition with the options to create it with (a video gets a copy in
-/// `.video` mode), and how its results are written.
-struct CommandTask<Definition: TaskDefinition> {
-    typealias Result = Definition.Result
-    /// `.image`-mode options.
-    var options: Definition.Options
-    /// The JSON line for a result.
-    var record: (Result, FrameOrigin) -> any Encodable
-    /// The image with the result drawn on it (`--overlay-dir`, `--overlay-video`), if the command draws.
-    var overlay: ((Result, Image) throws -> Image)? = nil
-    /// Side files for a result (segmentation masks), written with the frame's stem.
-    var sideFiles: ((Result, FrameOrigin) throws -> Void)? = nil
-    /// The detector's name for the tracking summary on stderr.
-    var detectorName: String
-    /// Whether the task tracks videos; a photos-only command refuses video input.
-    var takesVideo = true
-
-    /// A new task for an `.image` or `.video` stream.
-    func make(video: Bool) throws -> LandmarkerTask<Definition> {
-        let options = self.options.copy()
-        if video { options.runningMode = .video }
-        return try LandmarkerTask<Definition>(options: options)
-    }
-}
-
 /// Runs a ``CommandTask`` over the inputs: each input becomes a ``FrameStream`` (a photo, a video file, the
 /// `--video` frames, the `--raw` input), and every stream goes through one loop. An input that fails gets an
 /// error line (after the lines of every frame that worked) and the run goes on; the exit status is then 1.
@@ -212,11 +22,11 @@ struct MediaRun<Definition: TaskDefinition> {
         var spareVideo: LandmarkerTask<Definition>?
     }
 
-    init(options: InputOptions, task: CommandTask<Definition>, overlayDirectory: String? = nil, overlayVideo: String? = nil) {
+    init(options: InputOptions, task: CommandTask<Definition>, drawing: DrawingOptions? = nil) {
         self.options = options
         self.task = task
-        self.overlayDirectory = overlayDirectory
-        self.overlayVideo = overlayVideo
+        overlayDirectory = drawing?.overlayDir
+        overlayVideo = drawing?.overlayVideo
         progress = ProgressLine(quiet: options.quiet)
     }
 
@@ -232,6 +42,7 @@ struct MediaRun<Definition: TaskDefinition> {
             let (w, h) = try options.rawSize()
             var stream = RawRGBFrames(handle: .standardInput, width: w, height: h, framesPerSecond: options.video ? options.fps : nil)
             try prepare(video: stream.isVideo)
+            try begin(.standardOutput)
             if try !process(&stream, into: .standardOutput) { throw ExitCode(1) }
             return
         }
@@ -240,13 +51,17 @@ struct MediaRun<Definition: TaskDefinition> {
         if options.video {
             guard overlayVideo == nil else { throw ValidationError("--overlay-video needs a video file input, not --video frames") }
             var stream = PhotoFiles(paths: files, framesPerSecond: options.fps)
+            try begin(.standardOutput)
             if try !process(&stream, into: .standardOutput) { throw ExitCode(1) }
             return
         }
         if overlayVideo != nil, files.count != 1 {
             throw ValidationError("--overlay-video writes one video: name exactly one video file (got \(files.count) inputs)")
         }
-        let outputNames = try options.outputDir.map { _ in try InputSelection.outputNames(for: files) }
+        let outputNames = try options.outputDir.map { _ in
+            try InputSelection.outputNames(for: files, suffix: task.table == nil ? ".jsonl" : ".csv")
+        }
+        if options.outputDir == nil { try begin(.standardOutput) }
         var failed = false, skipped = 0
         for (i, file) in files.enumerated() {
             let sink: OutputSink
@@ -254,6 +69,7 @@ struct MediaRun<Definition: TaskDefinition> {
                 let path = URL(fileURLWithPath: directory).appendingPathComponent(outputNames[i]).path
                 if options.resume, FileManager.default.fileExists(atPath: path) { skipped += 1; continue }
                 sink = try OutputSink(atomicFileAt: path)
+                try begin(sink)
             } else {
                 sink = .standardOutput
             }
@@ -319,7 +135,7 @@ struct MediaRun<Definition: TaskDefinition> {
         } catch let error as ExitCode {
             throw error
         } catch {
-            try sink.write(ErrorRecord(image: name, error: "\(error)"))
+            try report(ErrorRecord(image: name, error: "\(error)"), into: sink)
             return false
         }
     }
@@ -369,7 +185,7 @@ struct MediaRun<Definition: TaskDefinition> {
                     processed += 1
                 } catch {
                     failed = true
-                    try sink.write(ErrorRecord(image: frame.container ?? frame.name, error: "\(error)"))
+                    try report(ErrorRecord(image: frame.container ?? frame.name, error: "\(error)"), into: sink)
                     if stream.endsAtFailure { try? overlayWriter?.finish(); overlayWriter = nil; break events }
                 }
                 stream.recycle(frame)
@@ -381,7 +197,7 @@ struct MediaRun<Definition: TaskDefinition> {
             case let .failed(name, error):
                 failed = true
                 if stream.endsAtFailure { try? overlayWriter?.finish(); overlayWriter = nil }
-                try sink.write(ErrorRecord(image: name, error: "\(error)"))
+                try report(ErrorRecord(image: name, error: "\(error)"), into: sink)
             }
             if showsProgress { progress.update(done: index, total: stream.expectedFrameCount, label: stream.label, unit: "frames") }
         }
@@ -391,11 +207,29 @@ struct MediaRun<Definition: TaskDefinition> {
 
     /// Writes a result's line and its side files.
     private func emit(_ result: Definition.Result, origin: FrameOrigin, image: Image, into sink: OutputSink) throws {
-        try sink.write(task.record(result, origin))
+        if let table = task.table {
+            try sink.write(bytes: table.rows(for: result, origin: origin))
+        } else {
+            try sink.write(task.record(result, origin))
+        }
         try task.sideFiles?(result, origin)
         if let directory = overlayDirectory, let draw = task.overlay {
             try draw(result, image).writePNG(to: URL(fileURLWithPath: directory).appendingPathComponent("\(origin.stem).overlay.png").path)
         }
+    }
+
+    /// Starts an output: the table's header, when the command writes a table.
+    private func begin(_ sink: OutputSink) throws {
+        if let header = task.table?.header { try sink.write(bytes: header) }
+    }
+
+    /// An input's or frame's failure: its error line, or with a table a line on standard error (the table stays a table).
+    private func report(_ record: ErrorRecord, into sink: OutputSink) throws {
+        guard task.table == nil else {
+            FileHandle.standardError.write(Data("error: \(record.image): \(record.error)\n".utf8))
+            return
+        }
+        try sink.write(record)
     }
 
     /// One stderr line per video saying how often the detector ran.

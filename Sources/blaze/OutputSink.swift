@@ -39,6 +39,11 @@ final class OutputSink: @unchecked Sendable {   // immutable; the CLI writes fro
         try handle.write(contentsOf: Self.line(value))
     }
 
+    /// Writes bytes already laid out as lines (a table's header or rows).
+    func write(bytes: [UInt8]) throws {
+        try handle.write(contentsOf: bytes)
+    }
+
     /// `value`'s JSON line, newline included: written directly for a ``JSONLine``, else by `JSONEncoder`
     /// (also for a line with a non-finite float, which `JSONEncoder` refuses in its own words).
     static func line<T: Encodable>(_ value: T) throws -> [UInt8] {

@@ -36,6 +36,19 @@ struct OverlayCanvas {
         }
     }
 
+    /// A skeleton over `points` (normalized to the canvas): a line for each connection, then, with `joints`,
+    /// a disc on every point. Connections to points that are missing are left out.
+    mutating func skeleton(_ points: [NormalizedLandmark], connections: [(Int, Int)], thickness: Int, _ color: (UInt8, UInt8, UInt8),
+                           joints: (radius: Int, color: (UInt8, UInt8, UInt8))? = nil) {
+        let w = Double(width), h = Double(height)
+        for (i, j) in connections where points.indices.contains(i) && points.indices.contains(j) {
+            let a = points[i], b = points[j]
+            line(Double(a.x) * w, Double(a.y) * h, Double(b.x) * w, Double(b.y) * h, thickness: thickness, color)
+        }
+        guard let joints else { return }
+        for p in points { disc(Double(p.x) * w, Double(p.y) * h, radius: joints.radius, joints.color) }
+    }
+
     /// The colour of identity `id`: one of ten distinct colours, the same for an ID all through a clip.
     static func identityColor(_ id: Int) -> (UInt8, UInt8, UInt8) {
         let palette: [(UInt8, UInt8, UInt8)] = [(0, 230, 64), (255, 64, 200), (0, 200, 255), (255, 220, 0), (160, 90, 255),

@@ -66,15 +66,10 @@ struct PoseCommand: ParsableCommand {
             },
             overlay: PoseOverlay.draw,
             sideFiles: { [segmentationDir] result, source in
-                guard let dir = segmentationDir else { return }
-                for (k, mask) in result.segmentationMasks.enumerated() {
-                    let gray = mask.float32Data.map { UInt8((min(max($0, 0), 1) * 255).rounded()) }
-                    try Data(Image.pngData(gray: gray, width: mask.width, height: mask.height))
-                        .write(to: URL(fileURLWithPath: dir).appendingPathComponent("\(source.stem).mask\(k).png"))
-                }
+                try segmentationDir.map { try SegmentationFiles.write(result.segmentationMasks, stem: source.stem, into: $0) }
             },
             detectorName: "pose detector")
-        try MediaRun(options: input, task: task, overlayDirectory: landmarker.overlayDir, overlayVideo: landmarker.overlayVideo).run()
+        try MediaRun(options: input, task: task, drawing: landmarker.drawing).run()
     }
 }
 
@@ -85,9 +80,23 @@ struct PoseItem: Encodable {
     var id: Int? = nil
 }
 
+/// `--segmentation-dir`: each person mask as an 8-bit grey PNG.
+enum SegmentationFiles {
+    /// Writes mask `k` as `<stem>.mask<k>.png` into `directory`.
+    static func write(_ masks: [Mask], stem: String, into directory: String) throws {
+        for (k, mask) in masks.enumerated() {
+            let gray = mask.float32Data.map { UInt8((min(max($0, 0), 1) * 255).rounded()) }
+            try Data(Image.pngData(gray: gray, width: mask.width, height: mask.height))
+                .write(to: URL(fileURLWithPath: directory).appendingPathComponent("\(stem).mask\(k).png"))
+        }
+    }
+}
+
 /// Skeleton drawing for `--overlay-dir` and `--overlay-video`: green, or on video frames in the colour of
 /// the pose's ID, with the ID written above it.
 enum PoseOverlay {
+    static let connections = PoseSkeleton.connections.map { ($0.start, $0.end) }
+
     static func draw(_ result: PoseLandmarkerResult, on image: Image) throws -> Image {
         var canvas = OverlayCanvas(pixels: image.pixels, width: image.width, height: image.height)
         let w = Double(image.width), h = Double(image.height)
@@ -95,11 +104,7 @@ enum PoseOverlay {
         for (i, pose) in result.landmarks.enumerated() {
             let id = result.ids.indices.contains(i) ? result.ids[i] : nil
             let color = id.map(OverlayCanvas.identityColor) ?? (0, 255, 0)
-            for c in PoseSkeleton.connections {
-                let a = pose[c.start], b = pose[c.end]
-                canvas.line(Double(a.x) * w, Double(a.y) * h, Double(b.x) * w, Double(b.y) * h, thickness: thickness, color)
-            }
-            for l in pose { canvas.disc(Double(l.x) * w, Double(l.y) * h, radius: thickness + 1, (255, 48, 48)) }
+            canvas.skeleton(pose, connections: PoseOverlay.connections, thickness: thickness, color, joints: (thickness + 1, (255, 48, 48)))
             if let id { canvas.label(id, above: pose, imageWidth: w, imageHeight: h, scale: thickness + 1) }
         }
         return try Image(rgb: canvas.pixels, width: image.width, height: image.height)
