@@ -75,26 +75,32 @@ struct HolisticCommand: ParsableCommand {
     }
 }
 
-/// Drawing for `--overlay-dir` and `--overlay-video`: the face mesh (tesselation thin and light grey,
-/// contours white, the eyes and irises green for the person's left and red for the right, as MediaPipe's
-/// drawing styles colour them), the pose skeleton in green, the left hand blue and the right hand orange.
+/// Drawing for `--overlay-dir` and `--overlay-video`, bottom to top: the pose skeleton in green (without its face
+/// points when the face mesh is drawn), the face mesh
+/// (tesselation thin and light grey, contours white, the eyes and irises green for the person's left and red
+/// for the right, as MediaPipe's drawing styles colour them), the left hand blue and the right hand orange.
 enum HolisticOverlay {
+    /// The pose skeleton without its face points, indexed from landmark 11.
+    static let bodyConnections = PoseOverlay.connections.filter { min($0.0, $0.1) >= 11 }.map { ($0.0 - 11, $0.1 - 11) }
+
     static func draw(_ result: HolisticLandmarkerResult, on image: Image) throws -> Image {
         var canvas = OverlayCanvas(pixels: image.pixels, width: image.width, height: image.height)
         let side = Double(min(image.width, image.height))
         let face = result.faceLandmarks, line = max(1, Int(side / 400))
         let (green, red): ((UInt8, UInt8, UInt8), (UInt8, UInt8, UInt8)) = ((48, 255, 48), (255, 48, 48))
+        let poseThickness = max(2, Int(side / 200)), handThickness = max(2, Int(side / 250))
+        // With a face mesh, the pose's eleven face points (0–10) are left out: the mesh shows the face.
+        let (pose, connections) = face.isEmpty ? (result.poseLandmarks, PoseOverlay.connections)
+            : (Array(result.poseLandmarks.dropFirst(11)), bodyConnections)
+        canvas.skeleton(pose, connections: connections, thickness: poseThickness, (0, 255, 0), joints: (poseThickness + 1, red))
         canvas.skeleton(face, connections: FaceMeshConnections.tesselation, thickness: 1, (176, 176, 176))
         canvas.skeleton(face, connections: FaceMeshConnections.faceOval + FaceMeshConnections.lips, thickness: line, (255, 255, 255))
         canvas.skeleton(face, connections: FaceMeshConnections.leftEye + FaceMeshConnections.leftEyebrow + FaceMeshConnections.leftIris,
                         thickness: line, green)
         canvas.skeleton(face, connections: FaceMeshConnections.rightEye + FaceMeshConnections.rightEyebrow + FaceMeshConnections.rightIris,
                         thickness: line, red)
-        let poseThickness = max(2, Int(side / 200)), handThickness = max(2, Int(side / 250))
-        canvas.skeleton(result.poseLandmarks, connections: PoseOverlay.connections, thickness: poseThickness, (0, 255, 0),
-                        joints: (poseThickness + 1, red))
         for (hand, color) in [(result.leftHandLandmarks, HandOverlay.leftColor), (result.rightHandLandmarks, HandOverlay.rightColor)] {
-            canvas.skeleton(hand, connections: HandOverlay.connections, thickness: handThickness, color, joints: (handThickness + 1, (255, 255, 255)))
+            canvas.skeleton(hand, connections: HandOverlay.connections, thickness: handThickness, color, joints: (max(1, handThickness / 2), (255, 255, 255)))
         }
         return try Image(rgb: canvas.pixels, width: image.width, height: image.height)
     }
