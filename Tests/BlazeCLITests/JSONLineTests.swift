@@ -1,4 +1,5 @@
 import Foundation
+import BlazeKit
 import Testing
 @testable import blaze
 
@@ -74,5 +75,26 @@ struct JSONLineTests {
         var json = JSONBytes()
         #expect(throws: JSONBytes.NonFinite.self) { try pose.write(to: &json) }
         #expect(throws: EncodingError.self) { try OutputSink.line(pose) }
+    }
+}
+
+/// `blaze holistic`'s lines: the direct writer against `JSONEncoder`, parts present and null.
+struct HolisticLineTests {
+    @Test func holisticLinesAreJSONEncodersBytes() throws {
+        var rng = SystemRandomNumberGenerator()
+        func part(_ count: Int, _ width: Int, world: Bool) -> HolisticRecord.Part? {
+            Bool.random(using: &rng) ? nil : HolisticRecord.Part(landmarks: (0..<count).map { _ in JSONLineTests.floats(width, &rng) },
+                                                                  worldLandmarks: world ? (0..<count).map { _ in JSONLineTests.floats(width, &rng) } : nil)
+        }
+        for trial in 0..<100 {
+            let name = JSONLineTests.names[trial % JSONLineTests.names.count]
+            var source = FrameOrigin(width: 640, height: 480, stem: "x")
+            if trial % 2 == 0 { source.image = name } else { (source.video, source.frame, source.timestampMs) = (name, "frame_00003", 120) }
+            var record = HolisticRecord(HolisticLandmarkerResult(), source: source)
+            #expect([record.pose, record.face, record.leftHand, record.rightHand].allSatisfy { $0 == nil })
+            (record.pose, record.face) = (part(33, 5, world: true), part(468, 3, world: false))
+            (record.leftHand, record.rightHand) = (part(21, 3, world: true), part(21, 3, world: true))
+            #expect(try JSONLineTests.directLine(record) == JSONLineTests.encoderLine(record), "trial \(trial)")
+        }
     }
 }
