@@ -6,7 +6,7 @@ import Foundation
 struct Blaze: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "blaze",
-        abstract: "Pose and hand landmarks from photos and videos, as MediaPipe Tasks computes them (and body joints as Vision reports them).",
+        abstract: "Pose, hand and face landmarks from photos and videos, as MediaPipe computes them (and body joints as Vision reports them).",
         subcommands: [PoseCommand.self, HandCommand.self, HolisticCommand.self, BodyCommand.self])
 
     /// The CLI owns its process, so it tunes OpenBLAS for BlazeKit once, before any task exists (a library
