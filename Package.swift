@@ -27,6 +27,9 @@ let avx512Codegen: [SwiftSetting] = []
 let optimizedInDebug: [SwiftSetting] = Context.environment["BLAZEKIT_DEBUG_KERNELS"] != nil ? []
     : [.unsafeFlags(["-O"], .when(configuration: .debug))]
 
+// The Python wheel's build (Python/setup.py) sets BLAZEKIT_MODELS_BESIDE_LIBRARY=1: see the BlazeModels target.
+let modelsBesideLibrary = Context.environment["BLAZEKIT_MODELS_BESIDE_LIBRARY"] != nil
+
 let package = Package(
     name: "BlazeKit",
     products: [
@@ -75,9 +78,15 @@ let package = Package(
         // Graph loading, shape checking, planning, weight packing and execution.
         .target(name: "BlazeRuntime", dependencies: ["BlazeModelFormat", "BlazeKernels", "CBLAS"], exclude: ["README.md"],
                 swiftSettings: optimizedInDebug),
-        // The built-in converted models, found as package resources.
-        .target(name: "BlazeModels", path: "Models", exclude: ["README.md", "NOTICE"],
-                sources: ["BuiltinModels.swift"], resources: [.copy("bkm")]),
+        // The built-in converted models, found as package resources; in the Python wheel's build
+        // (BLAZEKIT_MODELS_BESIDE_LIBRARY=1), in BlazeKit_BlazeModels.resources/bkm beside the library instead, so no
+        // resource bundle accessor links full Foundation (and ICU's data) into libblazekit.so; CBlazeKit's
+        // blazekit_internal_library_path says where the library is.
+        modelsBesideLibrary
+            ? .target(name: "BlazeModels", dependencies: ["CBlazeKit"], path: "Models", exclude: ["README.md", "NOTICE", "bkm"],
+                      sources: ["BuiltinModels.swift"], swiftSettings: [.define("BLAZEKIT_MODELS_BESIDE_LIBRARY")])
+            : .target(name: "BlazeModels", path: "Models", exclude: ["README.md", "NOTICE"],
+                      sources: ["BuiltinModels.swift"], resources: [.copy("bkm")]),
         // The cache prefetch hint the warp issues ahead of its source rows (Swift has no spelling for it).
         .target(name: "CPrefetch"),
         // Images: PNG via libpng, JPEG via libjpeg-turbo, EXIF orientation, raw pixel buffers, OpenCV-exact warps.

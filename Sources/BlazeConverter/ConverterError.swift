@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import BlazeModelFormat
 
 /// One operator the converter cannot translate, with enough context to find it in the model.

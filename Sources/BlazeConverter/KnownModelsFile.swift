@@ -1,5 +1,9 @@
 import BlazeModelFormat
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// `Tools/models/builtin_models.json`: `KnownModel.all` written out for the Python and shell scripts under
 /// `Tools/` and `Benchmarks/`, one model a line. `blaze-convert models --json` prints it; a test fails

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A MediaPipe `.task` bundle: a zip archive holding one or more `.tflite` models.
 public struct TaskBundle {
@@ -29,7 +33,7 @@ public struct TaskBundle {
         do {
             data = try Data(contentsOf: url)
         } catch {
-            throw ConverterError.bundle("\(url.path) cannot be read: \(error.localizedDescription)")
+            throw ConverterError.bundle("\(url.path) cannot be read: \(readFailureDescription(error))")
         }
         try self.init(bytes: [UInt8](data), name: url.path)
     }

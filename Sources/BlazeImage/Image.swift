@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 /// How the stored pixels of an ``Image`` must be transformed to display upright, with the case names
 /// and meaning of iOS `UIImage.Orientation`.
 ///

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A virtual camera moving over a still photo: frame `i` of `frameCount` is a `width × height` view whose
 /// centre travels linearly from `startCenter` to `endCenter` (fractions of the photo) while its zoom goes

@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 
 /// Element-wise kernels over flat float ranges (callers split `range` across threads).
 ///
@@ -75,11 +80,11 @@ public enum ElementwiseKernel {
 
     /// `out[i] = 1 / (1 + exp(-x[i]))`.
     public static func logistic(_ x: UnsafePointer<Float>, _ out: UnsafeMutablePointer<Float>, range: Range<Int>) {
-        for i in range { out[i] = 1 / (1 + Foundation.exp(-x[i])) }
+        for i in range { out[i] = 1 / (1 + exp(-x[i])) }
     }
 
     /// The plain twin of ``logistic(_:_:range:)`` over `0..<count`, in double precision: the test oracle.
     public static func logisticReference(_ x: UnsafePointer<Float>, _ out: UnsafeMutablePointer<Float>, count: Int) {
-        for i in 0..<count { out[i] = Float(1 / (1 + Foundation.exp(-Double(x[i])))) }
+        for i in 0..<count { out[i] = Float(1 / (1 + exp(-Double(x[i])))) }
     }
 }

@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 
 /// MediaPipe's three custom ops of the attention face mesh (`mediapipe/util/tflite/operations/`, version 2 of
 /// each), with their arithmetic order and precision: float32 throughout except where MediaPipe's C++
@@ -34,7 +39,7 @@ public enum LandmarkTransformKernel {
         func x(_ i: Int) -> Float { landmarks[i * 3] }
         func y(_ i: Int) -> Float { landmarks[i * 3 + 1] }
         let l = p.leftRotationIndex, r = p.rightRotationIndex
-        let rotation = p.targetRotationRadians - Foundation.atan2f(y(r) - y(l), x(r) - x(l))
+        let rotation = p.targetRotationRadians - atan2f(y(r) - y(l), x(r) - x(l))
         // The subset's bounding box after rotating by `rotation` (points as (x, y, 1) through a 3×3 matrix).
         let rot = mat3(cosf(rotation), -sinf(rotation), 0, sinf(rotation), cosf(rotation), 0, 0, 0, 1)
         var maxX = -Float.infinity, maxY = -Float.infinity, minX = Float.infinity, minY = Float.infinity

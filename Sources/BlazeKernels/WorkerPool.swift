@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -32,9 +36,7 @@ public final class WorkerPool: @unchecked Sendable {
         state = PoolState(workers: threadCount - 1)
         for _ in 0..<(threadCount - 1) {
             let s = state
-            let t = Thread { s.workerLoop() }
-            t.stackSize = 1 << 20
-            t.start()
+            startDetachedThread(stackSize: 1 << 20) { s.workerLoop() }
         }
     }
 

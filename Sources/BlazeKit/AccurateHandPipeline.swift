@@ -3,7 +3,11 @@ import BlazeKernels
 import BlazeRuntime
 import BlazeStages
 import BlazeTracking
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The hand pipeline of the accurate mode (``HandAccurateMode``): the same palm detector and hand
 /// landmark network as ``HandPipeline``, driven differently. Chosen only when `accurateMode` is set, so

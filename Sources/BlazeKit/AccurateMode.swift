@@ -44,7 +44,7 @@ public struct PoseAccurateMode: Sendable, Equatable, Hashable, Codable {
     /// Turns off the parts named in `list`, comma-separated short names (``partNames``); throws
     /// ``TaskError/invalidOption(name:expected:actual:)`` naming an unknown one.
     public mutating func turnOff(parts list: String) throws {
-        for part in list.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !part.isEmpty {
+        for part in list.split(separator: ",").map({ $0.trimmingWhitespace() }) where !part.isEmpty {
             switch part {
             case "tiles": tiledSearch = false
             case "rotations": rotatedSearch = false
@@ -114,5 +114,20 @@ public struct PoseAccurateMode: Sendable, Equatable, Hashable, Codable {
     /// (people in small photos are few pixels tall: on 640×480 COCO photos this finds 12 % more of them).
     public func searchedPersonHeight(width: Int, height: Int) -> Int {
         min(smallestPersonHeight, max(64, min(width, height) / 6))
+    }
+}
+
+extension StringProtocol {
+    /// Without the spaces and tabs at either end (Foundation's `trimmingCharacters(in: .whitespaces)`: the
+    /// Unicode space separators and the tab).
+    func trimmingWhitespace() -> String {
+        let scalars = unicodeScalars
+        let isSpace: (Unicode.Scalar) -> Bool = { $0 == "\t" || $0.properties.generalCategory == .spaceSeparator }
+        guard let first = scalars.firstIndex(where: { !isSpace($0) }), let last = scalars.lastIndex(where: { !isSpace($0) }) else {
+            return ""
+        }
+        var trimmed = String.UnicodeScalarView()
+        trimmed.append(contentsOf: scalars[first...last])
+        return String(trimmed)
     }
 }

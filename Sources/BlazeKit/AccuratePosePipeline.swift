@@ -3,7 +3,11 @@ import BlazeKernels
 import BlazeRuntime
 import BlazeStages
 import BlazeTracking
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The pose pipeline of the accurate mode (``PoseAccurateMode``): the same two networks as
 /// ``PosePipeline``, driven differently. Chosen only when `accurateMode` is set, so the default pipeline

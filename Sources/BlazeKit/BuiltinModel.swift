@@ -1,7 +1,11 @@
 import BlazeModelFormat
 import BlazeModels
 import BlazeRuntime
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The eleven MediaPipe networks that ship with BlazeKit, converted from MediaPipe 0.10.14's
 /// `.tflite` files (see `Models/README.md` for provenance). Their facts (source hash, input shape and

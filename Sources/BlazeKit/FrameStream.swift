@@ -1,5 +1,14 @@
 import BlazeImage
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// One image of a ``FrameStream`` and where it came from.
 public struct StreamFrame: Sendable {
@@ -124,7 +133,37 @@ public struct PhotoFiles: FrameStream {
     }
 }
 
-/// Raw RGB24 frames of one size read from a file handle (typically standard input, fed by
+/// Where raw frames are read from: an open file descriptor (standard input by default).
+public struct RawFrameSource: Sendable {
+    public let fileDescriptor: Int32
+
+    public init(fileDescriptor: Int32) { self.fileDescriptor = fileDescriptor }
+
+    /// Standard input (descriptor 0).
+    public static let standardInput = RawFrameSource(fileDescriptor: 0)
+
+    /// Up to `count` bytes, fewer only at the end of the input (or a read error, which ends it too).
+    func bytes(upTo count: Int) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: count)
+        var filled = 0
+        while filled < count {
+            let n = bytes.withUnsafeMutableBytes { read(fileDescriptor, $0.baseAddress! + filled, count - filled) }
+            if n > 0 { filled += n } else if n < 0 && errno == EINTR { continue } else { break }
+        }
+        bytes.removeLast(count - filled)
+        return bytes
+    }
+}
+
+extension StreamFrame {
+    /// `frame_00000`, …: a frame's index with at least five digits, as `String(format: "frame_%05d", index)` writes it.
+    public static func name(ofFrame index: Int) -> String {
+        let digits = String(index.magnitude)
+        return "frame_" + (index < 0 ? "-" : "") + String(repeating: "0", count: max(0, (index < 0 ? 4 : 5) - digits.count)) + digits
+    }
+}
+
+/// Raw RGB24 frames of one size read from a file descriptor (typically standard input, fed by
 /// `ffmpeg -f rawvideo -pix_fmt rgb24 -`), named `frame_00000`, …: independent photos, or with
 /// `framesPerSecond` one video. A frame cut short by the end of the input is reported, and ends the stream.
 public struct RawRGBFrames: FrameStream {
@@ -132,11 +171,11 @@ public struct RawRGBFrames: FrameStream {
     public let height: Int
     public let framesPerSecond: Double?
     public let label: String
-    private let handle: FileHandle
+    private let handle: RawFrameSource
     private var index = 0
     private var ended = false
 
-    public init(handle: FileHandle, width: Int, height: Int, framesPerSecond: Double? = nil, label: String = "standard input") {
+    public init(handle: RawFrameSource, width: Int, height: Int, framesPerSecond: Double? = nil, label: String = "standard input") {
         self.handle = handle
         self.width = width
         self.height = height
@@ -149,21 +188,16 @@ public struct RawRGBFrames: FrameStream {
     public mutating func next() -> FrameStreamEvent? {
         guard !ended else { return nil }
         let frameBytes = width * height * 3
-        var data = Data()
-        while data.count < frameBytes {
-            let chunk = handle.readData(ofLength: frameBytes - data.count)
-            if chunk.isEmpty { break }
-            data.append(chunk)
-        }
+        let data = handle.bytes(upTo: frameBytes)
         if data.isEmpty { ended = true; return nil }
         defer { index += 1 }
-        let name = String(format: "frame_%05d", index)
+        let name = StreamFrame.name(ofFrame: index)
         guard data.count == frameBytes else {
             ended = true
             return .failed(name: name, error: RawFrameError.truncatedFrame(index: index, expected: frameBytes, actual: data.count))
         }
         do {
-            let image = try Image(rgb: [UInt8](data), width: width, height: height)
+            let image = try Image(rgb: data, width: width, height: height)
             return .frame(StreamFrame(image: image, name: name, index: index,
                                       timestampInMilliseconds: framesPerSecond.map { PhotoFiles.timestamp(ofFrame: index, framesPerSecond: $0) }))
         } catch {

@@ -37,7 +37,7 @@ public struct HandAccurateMode: Sendable, Equatable, Hashable, Codable {
     public mutating func turnOn(parts list: String) throws { try set(parts: list, on: true) }
 
     private mutating func set(parts list: String, on: Bool) throws {
-        for part in list.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !part.isEmpty {
+        for part in list.split(separator: ",").map({ $0.trimmingWhitespace() }) where !part.isEmpty {
             switch part {
             case "tiles": tiledSearch = on
             case "refine": refinement = on

@@ -4,7 +4,11 @@ import BlazeModelFormat
 import BlazeRuntime
 import BlazeStages
 import BlazeTracking
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Finds hands in images and returns MediaPipe's 21 hand landmarks, world landmarks and handedness
 /// — the Swift counterpart of MediaPipe Tasks' `HandLandmarker`, with the same networks and numbers.

@@ -1,6 +1,10 @@
 @_exported import struct BlazeTracking.IdentityOptions
 import BlazeTracking
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Which built-in palm and hand landmark networks to use.
 public enum HandLandmarkerModel: String, Sendable, Codable, CaseIterable {

@@ -1,5 +1,9 @@
 import BlazeStages
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// One category of a classification (MediaPipe Tasks' `ResultCategory`); for hands, the handedness.
 ///

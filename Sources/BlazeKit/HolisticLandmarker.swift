@@ -2,7 +2,11 @@ import BlazeImage
 import BlazeKernels
 import BlazeStages
 import BlazeTracking
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Finds one person's pose, both hands (found from the pose) and the face mesh — the Swift counterpart of
 /// MediaPipe Tasks' `HolisticLandmarker`, with the results of MediaPipe's legacy Holistic graph

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Options of a ``HolisticLandmarker``, with MediaPipe Tasks' `HolisticLandmarkerOptions` names
 /// (`mediapipe/tasks/python/vision/holistic_landmarker.py`). The defaults are those of MediaPipe's legacy

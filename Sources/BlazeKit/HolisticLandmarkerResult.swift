@@ -1,5 +1,9 @@
 import BlazeStages
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// What ``HolisticLandmarker`` finds in one image (MediaPipe Tasks' `HolisticLandmarkerResult`): one person's
 /// pose, the hands found from it and the face mesh. A part not found is an empty list.

@@ -3,7 +3,11 @@ import BlazeKernels
 import BlazeRuntime
 import BlazeStages
 import BlazeTracking
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A detector stage as the task shell uses it: detections in an image, then landmark regions from them.
 /// ``PoseDetectorStage`` and ``PalmDetectorStage`` have exactly this shape.
@@ -69,7 +73,7 @@ extension LandmarkPipeline {
 /// live-stream scheduler (which therefore never keeps the task itself alive).
 final class LockedPipeline<Pipeline: TaskPipeline>: @unchecked Sendable {
     private let pipeline: Pipeline
-    private let lock = NSLock()
+    private let lock = MutexLock()
 
     init(_ pipeline: Pipeline) { self.pipeline = pipeline }
 

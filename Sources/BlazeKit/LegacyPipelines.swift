@@ -2,7 +2,11 @@ import BlazeImage
 import BlazeKernels
 import BlazeStages
 import BlazeTracking
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension LegacyPoseTracker: RegionTracker {}
 extension LegacyHandTracker: RegionTracker {}

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// MediaPipe's legacy pose graph (`mediapipe/modules/pose_landmark/pose_landmark_cpu.pbtxt`), the one behind
 /// `mp.solutions.pose.Pose`, instead of the Tasks graph: set ``PoseLandmarkerOptions/legacySolution``.

@@ -4,7 +4,11 @@ import BlazeModelFormat
 import BlazeRuntime
 import BlazeStages
 import BlazeTracking
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Finds people in images and returns MediaPipe's 33 body landmarks, world landmarks and
 /// optional person masks — the Swift counterpart of MediaPipe Tasks' `PoseLandmarker`, with the

@@ -1,5 +1,9 @@
 import BlazeTracking
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Which built-in pose landmark network to use.
 public enum PoseLandmarkerModel: String, Sendable, Codable, CaseIterable {

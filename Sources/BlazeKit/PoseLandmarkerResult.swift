@@ -1,5 +1,9 @@
 import BlazeStages
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A float mask of an image's size, values in [0, 1] (MediaPipe Tasks' `MPMask` with float32 data).
 public struct Mask: Sendable, Codable, Equatable {

@@ -1,10 +1,16 @@
 import BlazeImage
+import BlazeKernels
+import Dispatch
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The "timestamps must strictly increase" rule of MediaPipe's task runner (`task_runner.cc`), for
 /// video frames and live-stream submissions alike. Thread-safe.
 final class IncreasingTimestamps: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = MutexLock()
     private var last: Int?
 
     /// Accepts `timestamp` or throws ``TaskError/nonIncreasingTimestamp(method:previous:actual:)``.
@@ -35,7 +41,7 @@ final class LiveStreamScheduler: @unchecked Sendable {
     let callbackQueue: DispatchQueue
     private let workQueue: DispatchQueue
     private let process: @Sendable (Frame, DispatchQueue) -> Void
-    private let lock = NSLock()
+    private let lock = MutexLock()
     private var busy = false
     private var waiting: Frame?
     private var closed = false

@@ -1,6 +1,10 @@
 import BlazeKernels
 import BlazeModelFormat
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// What a vision task is: its options, its result, the models it runs, how its pipeline is built and how a
 /// live-stream result reaches its delegate. ``LandmarkerTask`` runs any definition in the three running

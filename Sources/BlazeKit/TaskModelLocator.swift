@@ -1,7 +1,16 @@
 import BlazeImage
 import BlazeConverter
 import BlazeModelFormat
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Resolves a task's `baseOptions.modelAssetPath` to the model files of its roles, the same way for every
 /// task (see ``TaskModelRole``).
@@ -10,19 +19,18 @@ enum TaskModelLocator {
     /// `Delegate.GPU` (BlazeKit runs on the CPU, with the same results).
     static func locate(_ options: TaskOptions, roles: [TaskModelRole]) throws -> [String: ModelFile] {
         if options.baseOptions.delegate == .GPU {
-            FileHandle.standardError.write(Data(("BlazeKit: baseOptions.delegate is .GPU, but BlazeKit has no GPU delegate; "
-                + "running on the CPU (same results)\n").utf8))
+            let warning = "BlazeKit: baseOptions.delegate is .GPU, but BlazeKit has no GPU delegate; running on the CPU (same results)\n"
+            _ = warning.withCString { write(2, $0, strlen($0)) }
         }
         var models: [String: ModelFile] = [:]
         guard let path = options.baseOptions.modelAssetPath else {
             for role in roles { models[role.name] = try role.builtin.load() }
             return models
         }
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+        guard let isDirectory = fileIsDirectory(atPath: path) else {
             throw TaskError.modelNotFound(path: path, reason: "no such file or directory")
         }
-        if isDirectory.boolValue {
+        if isDirectory {
             let dir = URL(fileURLWithPath: path)
             let files = roles.map { dir.appendingPathComponent($0.builtin.fileName).path }
             for p in files where !FileManager.default.fileExists(atPath: p) {
@@ -85,7 +93,7 @@ enum TaskBundleModels {
         do {
             bytes = [UInt8](try Data(contentsOf: url))
         } catch {
-            throw TaskError.modelNotFound(path: path, reason: "cannot be read: \(error.localizedDescription)")
+            throw TaskError.modelNotFound(path: path, reason: "cannot be read: \(readFailureDescription(error))")
         }
         let converted = try ModelConverter.convert(ConversionRequest(tflite: bytes, sourceFile: url.lastPathComponent,
                                                                      name: url.deletingPathExtension().lastPathComponent))

@@ -1,5 +1,9 @@
 import BlazeImage
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Where a task's computation runs (MediaPipe Tasks' `Delegate`).
 ///

@@ -9,7 +9,11 @@
 // PoseAPI.swift, HandAPI.swift and HolisticAPI.swift one task each.
 import BlazeKit
 import CBlazeKit
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 // MARK: - Errors
 

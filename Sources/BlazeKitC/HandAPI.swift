@@ -1,7 +1,11 @@
 // The hand landmarker of the C ABI (blazekit_hand_*): options, results, and the functions.
 import BlazeKit
 import CBlazeKit
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 #if canImport(Glibc)
 import Glibc
 #endif

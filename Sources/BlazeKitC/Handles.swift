@@ -2,8 +2,13 @@
 // detect_async, close, destroy, and the live-stream relay. A task (PoseAPI.swift, …) says what is its own
 // through ``CTask``: its Swift task, its C result and how results are made and freed.
 import BlazeKit
+import BlazeKernels
 import CBlazeKit
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// One task of the C ABI.
 protocol CTask {
@@ -21,7 +26,7 @@ protocol CTask {
 
 /// What a C landmarker handle points at: the task (nil once closed) and the live-stream relay.
 final class LandmarkerHandle<T: CTask>: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = MutexLock()
     private var task: LandmarkerTask<T.Definition>?
     let runningMode: RunningMode
     let relay: ResultRelay<T>?
@@ -60,7 +65,7 @@ final class LandmarkerHandle<T: CTask>: @unchecked Sendable {
 /// Hands live-stream results to a C callback, and stops doing so for good when the landmarker closes. Each
 /// task subclasses it to conform to its delegate protocol.
 class ResultRelay<T: CTask>: @unchecked Sendable {
-    private let gate = NSRecursiveLock()
+    private let gate = MutexLock(recursive: true)
     private var stopped = false
     /// The C callback with its user pointer bound: (status, error message, result, timestamp).
     private let call: (Int32, UnsafePointer<CChar>?, UnsafePointer<T.CResult>?, Int64) -> Void

@@ -1,7 +1,11 @@
 // The holistic landmarker of the C ABI (blazekit_holistic_*, since 0.5): options, results, and the functions.
 import BlazeKit
 import CBlazeKit
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 enum HolisticC: CTask {
     static let name = "holistic"

@@ -1,7 +1,11 @@
 // The caller's pixels as BlazeKit images, and the file decoder (blazekit.h, "Images").
 import BlazeKit
 import CBlazeKit
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 // MARK: - Images
 

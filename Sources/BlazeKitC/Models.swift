@@ -3,7 +3,11 @@
 import BlazeConverter
 import BlazeKit
 import CBlazeKit
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -32,9 +36,14 @@ struct ModelNames {
 private let builtinModelDirectory: String? = {
     var candidates: [String] = []
     if let name = blazekit_internal_library_path() {
-        candidates.append((String(cString: name) as NSString).deletingLastPathComponent)
+        candidates.append(URL(fileURLWithPath: String(cString: name)).deletingLastPathComponent().path)
     }
-    candidates.append(Bundle.main.bundleURL.path)
+    var executable = [CChar](repeating: 0, count: Int(PATH_MAX))
+    let length = readlink("/proc/self/exe", &executable, executable.count)
+    if length > 0 {
+        let path = String(decoding: executable[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        candidates.append(URL(fileURLWithPath: path).deletingLastPathComponent().path)
+    }
     for dir in candidates {
         let bkm = "\(dir)/BlazeKit_BlazeModels.resources/bkm"
         if FileManager.default.fileExists(atPath: "\(bkm)/pose_detection.bkm") { return bkm }
@@ -80,12 +89,11 @@ final class ModelSource {
         } else if size != 0 {
             throw option("model_asset_buffer", expected: "a buffer when model_asset_buffer_size is \(size)", found: "NULL")
         } else if let given {
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: given, isDirectory: &isDirectory) else {
+            guard let isDirectory = fileIsDirectory(atPath: given) else {
                 throw CFailure(BLAZEKIT_ERROR_MODEL, "model \(given): no such file or directory")
             }
             path = given
-            if isDirectory.boolValue || given.lowercased().hasSuffix(".task") { return }
+            if isDirectory || given.lowercased().hasSuffix(".task") { return }
             shownName = given
             landmarkFile = given.lowercased().hasSuffix(".tflite") ? try converted(given) : given
         } else {
@@ -123,12 +131,12 @@ final class ModelSource {
     /// A MediaPipe `.tflite` landmark model (e.g. `pose_landmark_heavy.tflite`) converted as BlazeKit's task API
     /// converts one (its input range from the built-in model of its family), in a private temporary `.bkm`.
     private func converted(_ file: String) throws -> String {
-        let name = (file as NSString).lastPathComponent
+        let name = URL(fileURLWithPath: file).lastPathComponent
         let bytes: [UInt8]
         do {
             guard let data = FileManager.default.contents(atPath: file) else { throw CFailure(BLAZEKIT_ERROR_MODEL, "cannot be read") }
             bytes = try ModelConverter.convert(ConversionRequest(tflite: [UInt8](data), sourceFile: name,
-                                                                 name: (name as NSString).deletingPathExtension)).serialized()
+                                                                 name: URL(fileURLWithPath: name).deletingPathExtension().lastPathComponent)).serialized()
         } catch {
             throw CFailure(BLAZEKIT_ERROR_MODEL, "model \(file): cannot be converted: \((error as? CFailure)?.message ?? "\(error)")")
         }
@@ -169,8 +177,8 @@ final class ModelSource {
     func describe(_ message: String) -> String {
         guard let shownName else { return message }
         var message = message
-        if let temporaryDirectory { message = message.replacingOccurrences(of: temporaryDirectory, with: shownName) }
-        for file in temporaryFiles { message = message.replacingOccurrences(of: file, with: shownName) }
+        if let temporaryDirectory { message = message.replacing(temporaryDirectory, with: shownName) }
+        for file in temporaryFiles { message = message.replacing(file, with: shownName) }
         return message
     }
 }

@@ -1,7 +1,11 @@
 // The pose landmarker of the C ABI (blazekit_pose_*): options, results, and the functions.
 import BlazeKit
 import CBlazeKit
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 enum PoseC: CTask {
     static let name = "pose"

@@ -1,7 +1,11 @@
 // What the tasks' C results are made of: landmarks, malloc'd arrays and masks, and how they are freed.
 import BlazeKit
 import CBlazeKit
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 func cLandmark(_ x: Float, _ y: Float, _ z: Float, _ visibility: Float?, _ presence: Float?) -> blazekit_landmark {
     var flags: UInt32 = 0

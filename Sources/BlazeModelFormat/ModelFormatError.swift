@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 /// Why a model file was rejected. Every case names the file (or node) and the expected and
 /// actual values, so the message says what to fix.
 public enum ModelFormatError: Error, Equatable, CustomStringConvertible, Sendable {

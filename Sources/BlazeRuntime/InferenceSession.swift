@@ -1,6 +1,11 @@
 import BlazeKernels
 import BlazeModelFormat
+import Dispatch
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// How a session runs.
 public struct RuntimeOptions: Sendable, Equatable {

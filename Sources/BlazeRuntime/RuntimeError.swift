@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 /// Why a model could not be planned or run. Messages name the node, op, tensor or option at
 /// fault, with the expected and actual values.
 public enum RuntimeError: Error, Equatable, CustomStringConvertible, Sendable {

@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 
 /// A detection with a relative (normalized) bounding box and relative keypoints — MediaPipe's
 /// `Detection` with `LocationData::RELATIVE_BOUNDING_BOX` (`mediapipe/framework/formats/detection.proto`,

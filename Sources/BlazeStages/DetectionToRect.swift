@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 
 /// `AlignmentPointsRectsCalculator` (`mediapipe/calculators/util/alignment_points_to_rects_calculator.cc`)
 /// with the rotation of its base class `DetectionsToRectsCalculator::ComputeRotation`

@@ -1,5 +1,9 @@
 import BlazeImage
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 public enum DetectorInputRectError: Error, Equatable, CustomStringConvertible {
     case mirroredOrientationUnsupported(ImageOrientation)

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A handedness classification as MediaPipe Tasks reports it: one `Category` per hand
 /// (`mediapipe/tasks/cc/components/containers/category.h`; iOS `MPPCategory`).

@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 
 /// The regions of MediaPipe's legacy Holistic graph (`mediapipe/modules/holistic_landmark/`, 0.10.14): where
 /// the face and the hands are cropped, derived from the pose, from a face detection, from the hand re-crop

@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 
 /// A rotated rectangle in image **pixels** (MediaPipe's internal `RotatedRect` in
 /// `mediapipe/calculators/tensor/image_to_tensor_utils.h`): center, size, rotation in radians

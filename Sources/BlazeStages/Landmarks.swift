@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 
 /// A landmark in normalized image coordinates, as MediaPipe Tasks iOS `MPPNormalizedLandmark`
 /// (`mediapipe/framework/formats/landmark.proto`, `NormalizedLandmark`): `x`, `y` in `[0, 1]` of the

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A rotated rectangle in normalized image coordinates: the "ROI" type of MediaPipe
 /// (`mediapipe/framework/formats/rect.proto`, `NormalizedRect`).

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 // The palm detector's fixed configuration, as `hand_detector_graph.cc`
 // (`mediapipe/tasks/cc/vision/hand_detector/hand_detector_graph.cc`) hard-codes it; the legacy

@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 
 /// The decoded outputs of the pose landmark model for one ROI (before the presence gate is applied —
 /// check `isPosePresent(threshold:)`).

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// One SSD anchor, in normalized tensor coordinates
 /// (`mediapipe/framework/formats/object_detection/anchor.proto`).

@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 
 /// `TensorsToSegmentationCalculator` with `activation: SIGMOID` and no output size
 /// (`mediapipe/calculators/tensor/tensors_to_segmentation_calculator.cc`,

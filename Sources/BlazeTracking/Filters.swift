@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// MediaPipe's `LowPassFilter` (`mediapipe/util/filtering/low_pass_filter.cc`): the first sample
 /// passes through; then `y = α·x + (1 − α)·y_prev`.

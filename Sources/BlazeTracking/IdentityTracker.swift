@@ -1,5 +1,10 @@
 import BlazeStages
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 
 /// How identities are kept across frames (BlazeKit's addition: MediaPipe gives none). Used in video and
 /// live-stream mode only; image mode has no identities.

@@ -1,5 +1,9 @@
 import BlazeStages
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// One-euro parameters of a landmark stream (`OneEuroFilter` options of
 /// `mediapipe/calculators/util/landmarks_smoothing_calculator.proto`).

@@ -1,5 +1,9 @@
 import BlazeStages
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The video loop of MediaPipe's legacy pose graph (`mediapipe/modules/pose_landmark/pose_landmark_cpu.pbtxt`,
 /// behind `mp.solutions.pose.Pose`), without the networks. One person only.

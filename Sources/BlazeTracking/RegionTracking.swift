@@ -1,5 +1,10 @@
 import BlazeStages
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 
 /// `RoiTrackingCalculator` of MediaPipe's legacy Holistic graph
 /// (`mediapipe/modules/holistic_landmark/calculators/roi_tracking_calculator.cc`): keep the region derived from

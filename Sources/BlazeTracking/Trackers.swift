@@ -1,5 +1,9 @@
 import BlazeStages
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The video / live-stream loop of MediaPipe Tasks' PoseLandmarker (`pose_landmarker_graph.cc`), without
 /// the networks: which regions the landmark network sees on each frame, when the detector runs, and the

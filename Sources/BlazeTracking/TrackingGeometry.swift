@@ -1,5 +1,10 @@
 import BlazeStages
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+import Glibc
+#else
 import Foundation
+#endif
 
 /// The next frame's region of interest, computed from this frame's landmarks.
 public enum NextFrameROI {

@@ -1,6 +1,11 @@
 import BlazeKernels
 import BlazeModelFormat
+import Dispatch
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// `conv2d`: with a packed tile (the default), up to 8 outputs through the pixel-major narrow kernel,
 /// wider ones through the packed GEMM (1×1 directly, k×k in place with im2col at borders), and 1×1
