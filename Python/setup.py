@@ -1,13 +1,15 @@
-"""Builds libblazekit.so from the Swift package this folder sits in and puts it, with the built-in
-models, inside the `blazekit` package (blazekit/_lib/). The distribution is `pyblazekit` (the name `blazekit` on
-PyPI belongs to an unrelated project); the import name stays `blazekit`.
+"""Builds libblazekit.so from the Swift package this folder sits in and puts it inside the `blazekit` package
+(blazekit/_lib/). The distribution is `pyblazekit` (the name `blazekit` on PyPI belongs to an unrelated project);
+the import name stays `blazekit`.
 
-The library is linked with the Swift runtime and Foundation statically (-static-stdlib) when the toolchain has
-its static libraries, and with OpenBLAS statically (its libopenblas.a; no libgfortran then), so the wheel runs
-where no Swift toolchain is installed. The wheel this makes is tagged linux_<arch>: `auditwheel repair` (see
+The library is linked with the Swift runtime and FoundationEssentials statically (-static-stdlib) when the
+toolchain has its static libraries, and with OpenBLAS statically (its libopenblas.a; no libgfortran then), so the
+wheel runs where no Swift toolchain is installed. The engine's modules use FoundationEssentials only, and the
+build sets BLAZEKIT_MODELS_BESIDE_LIBRARY=1 (no resource bundle accessor), so full Foundation and ICU's data stay
+out of the library. The wheel this makes is tagged linux_<arch>: `auditwheel repair` (see
 Tools/checks/pywheel.sh) then copies libpng, libjpeg-turbo, zlib and the C++ runtime into it and tags it manylinux.
-The built-in models go in as the float16 variant of the model file (BLZKM16: each tensor float16 where every
-value survives the round trip, else float32), which the runtime widens back to the same float32 bits at load.
+The built-in models are not in this wheel: they are the distributions pyblazekit-models-pose and
+pyblazekit-models-hands-face (Python/model_wheels.py writes them), which install them beside the library.
 
 Environment:
   BLAZEKIT_PREBUILT_LIBRARY  use this libblazekit.so instead of building one
@@ -15,12 +17,9 @@ Environment:
   BLAZEKIT_SCRATCH_PATH      SwiftPM's scratch path for the static build (default: <repo>/.build-wheel)
   BLAZEKIT_DYNAMIC_STDLIB=1  link the Swift runtime dynamically (smaller; needs the toolchain at run time)
   BLAZEKIT_DYNAMIC_OPENBLAS=1  link libopenblas.so.0 as the package does (auditwheel then vendors it and libgfortran)
-  BLAZEKIT_FLOAT32_MODELS=1  ship the built-in models as they are in Models/bkm (float32, twice the bytes)
 """
-import json
 import os
 import shutil
-import struct
 import subprocess
 import sysconfig
 
@@ -70,11 +69,10 @@ def static_openblas_flags(scratch):
 
 
 def build_library():
-    """The built libblazekit.so and the built-in models' folder."""
-    models = os.path.join(REPO, "Models", "bkm")
+    """The built libblazekit.so."""
     prebuilt = os.environ.get("BLAZEKIT_PREBUILT_LIBRARY")
     if prebuilt:
-        return prebuilt, models
+        return prebuilt
     if not os.path.exists(os.path.join(REPO, "Package.swift")):
         raise RuntimeError(f"blazekit: no Package.swift in {REPO}; build from a BlazeKit checkout "
                            "or set BLAZEKIT_PREBUILT_LIBRARY")
@@ -104,97 +102,20 @@ def build_library():
             os.makedirs(scratch, exist_ok=True)
             with open(stamp, "w") as f:
                 f.write(mode)
-    print("blazekit: " + " ".join(cmd), flush=True)
+    # No SwiftPM resource bundle for the models (its accessor would link full Foundation and ICU's data): the
+    # library looks for them in BlazeKit_BlazeModels.resources/bkm beside itself (Package.swift, BlazeModels).
+    env = dict(env if env is not None else os.environ)
+    env["BLAZEKIT_MODELS_BESIDE_LIBRARY"] = "1"
+    print("blazekit: BLAZEKIT_MODELS_BESIDE_LIBRARY=1 " + " ".join(cmd), flush=True)
     subprocess.check_call(cmd, cwd=REPO, env=env)
     bin_path = subprocess.check_output(cmd + ["--show-bin-path"], cwd=REPO, text=True, env=env).strip().splitlines()[-1]
-    return os.path.join(bin_path, "libblazekit.so"), models
-
-
-# MARK: - The float16 variant of the model file (Sources/BlazeModelFormat/ModelFile.swift, MAINTENANCE.md)
-
-FLOAT32_MAGIC = b"BLZKMDL\0"
-FLOAT16_MAGIC = b"BLZKM16\0"
-
-
-def fnv1a64_words(data):
-    """ModelChecksum.fnv1a64Words: FNV-1a 64 over little-endian 64-bit words (a trailing partial word zero-padded)."""
-    if len(data) % 8:
-        data = bytes(data) + b"\0" * (8 - len(data) % 8)
-    h, prime, mask = 0xcbf29ce484222325, 0x100000001b3, (1 << 64) - 1
-    for (w,) in struct.iter_unpack("<Q", data):
-        h = ((h ^ w) * prime) & mask
-    return h
-
-
-def float16_variant(data):
-    """A float32 model file's bytes rewritten as the float16 variant, as ModelFileWriter's `.float16WhereExact`
-    writes it: a tensor goes in as float16 when all its values convert to binary16 and back to the same float32
-    bits, else as float32; the JSON keeps its key order, only the tensor table's dtype, offset and byteCount
-    change. Checked here: every tensor widens back to the original bytes."""
-    if data[:8] != FLOAT32_MAGIC:
-        raise ValueError("not a float32 BlazeKit model file")
-    header_length, data_offset, _ = struct.unpack_from("<QQQ", data, 16)
-    header = json.loads(data[64:64 + header_length])
-    payload = bytearray()
-    originals = {}
-    for t in header["tensors"]:
-        count = t["byteCount"] // 4
-        raw = data[data_offset + t["offset"]:data_offset + t["offset"] + 4 * count]
-        originals[t["name"]] = raw
-        values = struct.unpack(f"<{count}f", raw)
-        try:
-            half = struct.pack(f"<{count}e", *values)
-            exact = struct.pack(f"<{count}f", *struct.unpack(f"<{count}e", half)) == raw
-        except (OverflowError, struct.error):
-            exact = False
-        t["offset"] = len(payload)
-        if exact:
-            t["dtype"], t["byteCount"] = "float16", 2 * count
-            payload += half
-        else:
-            payload += raw
-        payload += b"\0" * (-len(payload) % 64)
-    text = json.dumps(header, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
-    new_offset = 64 + len(text) + (-(64 + len(text)) % 64)
-    out = bytearray(new_offset + len(payload))
-    out[0:8] = FLOAT16_MAGIC
-    out[8:16] = data[8:16]                                   # format and op-set versions
-    struct.pack_into("<QQQ", out, 16, len(text), new_offset, len(payload))
-    out[64:64 + len(text)] = text
-    out[new_offset:] = payload
-    struct.pack_into("<Q", out, 40, fnv1a64_words(memoryview(out)[64:]))
-    # The widening the runtime does, checked: the same float32 bytes for every tensor.
-    for t in header["tensors"]:
-        start = new_offset + t["offset"]
-        stored = out[start:start + t["byteCount"]]
-        n = t["byteCount"] // (2 if t["dtype"] == "float16" else 4)
-        widened = struct.pack(f"<{n}f", *struct.unpack(f"<{n}{'e' if t['dtype'] == 'float16' else 'f'}", stored))
-        if widened != originals[t["name"]]:
-            raise AssertionError(f"float16 variant of tensor {t['name']} does not widen to its float32 bytes")
-    return bytes(out)
-
-
-def copy_models(models, bkm):
-    """Models/bkm into the package: the float16 variant of each .bkm unless BLAZEKIT_FLOAT32_MODELS=1."""
-    if os.path.exists(bkm):
-        shutil.rmtree(bkm)
-    os.makedirs(bkm)
-    for name in sorted(os.listdir(models)):
-        src = os.path.join(models, name)
-        if not name.endswith(".bkm"):
-            continue
-        with open(src, "rb") as f:
-            data = f.read()
-        if os.environ.get("BLAZEKIT_FLOAT32_MODELS") != "1":
-            data = float16_variant(data)
-        with open(os.path.join(bkm, name), "wb") as f:
-            f.write(data)
+    return os.path.join(bin_path, "libblazekit.so")
 
 
 class BuildWithLibrary(build_py):
     def run(self):
         super().run()
-        library, models = build_library()
+        library = build_library()
         target = os.path.join(self.build_lib, "blazekit", "_lib")
         os.makedirs(target, exist_ok=True)
         dest = os.path.join(target, "libblazekit.so")
@@ -202,10 +123,6 @@ class BuildWithLibrary(build_py):
         os.chmod(dest, 0o755)
         if shutil.which("strip"):
             subprocess.call(["strip", "--strip-unneeded", dest])
-        copy_models(models, os.path.join(target, "BlazeKit_BlazeModels.resources", "bkm"))
-        notice = os.path.join(REPO, "Models", "NOTICE")
-        if os.path.exists(notice):
-            shutil.copyfile(notice, os.path.join(target, "MODELS_NOTICE"))
 
 
 class BinaryDistribution(Distribution):

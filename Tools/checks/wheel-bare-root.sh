@@ -1,21 +1,25 @@
 #!/usr/bin/env bash
-# Proves that pip alone installs the wheel: a minimal Debian 12 root (mmdebstrap --variant=minbase) holding only
+# Proves that pip alone installs the wheels: a minimal Debian 12 root (mmdebstrap --variant=minbase) holding only
 # python3, python3-venv and python3-pip — no OpenBLAS, libpng, libjpeg-turbo, libgfortran, Swift or compiler —
-# gets a venv, `pip install` of the wheel (numpy and pytest from PyPI, no OpenCV), and runs the Python tests of the
+# gets a venv, `pip install` of pyblazekit's wheel with the two model wheels it depends on
+# (pyblazekit-models-pose, pyblazekit-models-hands-face; numpy and pytest from PyPI, no OpenCV), and runs the Python tests of the
 # IMAGE and VIDEO running modes (pytest -k "image or video" over Python/tests: the parity tests against the Swift
 # API's results bit for bit, the legacy Solutions in static and video mode, ...); the tests that need OpenCV skip.
-#   Tools/checks/wheel-bare-root.sh [WHEEL] [PYTEST_ARGS...]
-# WHEEL defaults to the manylinux wheel Tools/checks/pywheel.sh left in .build-wheel/wheel. Needs root, mmdebstrap
+#   Tools/checks/wheel-bare-root.sh [WHEEL_DIR] [PYTEST_ARGS...]
+# WHEEL_DIR (default .build-wheel/wheel) holds the manylinux wheel and the model wheels Tools/checks/pywheel.sh
+# left there. Needs root, mmdebstrap
 # (apt-get install mmdebstrap) and the network to Debian's mirror and PyPI; takes a few minutes. PYTEST_ARGS
 # replace the default selection (`-k "image or video"`), e.g. `-q` alone for the whole suite.
 # The root is made in a temporary folder and removed at the end (BLAZEKIT_KEEP_ROOT=1 keeps it).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 repo=$PWD
-wheel=${1:-$(ls "$repo"/.build-wheel/wheel/pyblazekit-*manylinux*.whl 2>/dev/null | head -1)}
+wheel_dir=${1:-$repo/.build-wheel/wheel}
 shift || true
-if [[ -z "$wheel" || ! -f "$wheel" ]]; then
-  echo "no wheel: run Tools/checks/pywheel.sh first or name one" >&2
+wheel=$(ls "$wheel_dir"/pyblazekit-*manylinux*.whl 2>/dev/null | head -1)
+models=$(ls "$wheel_dir"/pyblazekit_models_*.whl 2>/dev/null || true)
+if [[ -z "$wheel" || $(wc -w <<< "$models") -ne 2 ]]; then
+  echo "no wheels in $wheel_dir (pyblazekit-*manylinux*.whl and two pyblazekit_models_*.whl): run Tools/checks/pywheel.sh first" >&2
   exit 2
 fi
 if [[ $# -eq 0 ]]; then set -- -k "image or video"; fi
@@ -27,7 +31,7 @@ trap cleanup EXIT
 # Benchmarks/photos and Models/bkm); not Python/blazekit, so `import blazekit` can only find the installed wheel.
 stage=$work/stage
 mkdir -p "$stage/src/Python" "$stage/src/Tests/BlazeKitTests" "$stage/src/Benchmarks" "$stage/src/Models" "$stage/wheel"
-cp "$wheel" "$stage/wheel/"
+cp "$wheel" $models "$stage/wheel/"
 cp -r Python/tests "$stage/src/Python/tests"
 cp -r Tests/BlazeKitTests/Fixtures "$stage/src/Tests/BlazeKitTests/Fixtures"
 cp -r Benchmarks/photos "$stage/src/Benchmarks/photos"
@@ -46,7 +50,7 @@ done
 echo "   none of libopenblas, libgfortran, libpng16, libturbojpeg, libswiftCore in the root"
 python3 -m venv /opt/venv
 /opt/venv/bin/pip install -q --disable-pip-version-check /wheel/*.whl pytest
-/opt/venv/bin/pip list --disable-pip-version-check 2>/dev/null | grep -i -E "^(pyblazekit|numpy|pytest) "
+/opt/venv/bin/pip list --disable-pip-version-check 2>/dev/null | grep -i -E "^(pyblazekit|pyblazekit-models-pose|pyblazekit-models-hands-face|numpy|pytest) "
 cd /src
 lib=$(/opt/venv/bin/python -c 'import blazekit, os; print(os.path.join(os.path.dirname(blazekit.__file__), "_lib", "libblazekit.so"))')
 echo "== ldd $lib"
@@ -63,4 +67,4 @@ mmdebstrap --quiet --variant=minbase --include=python3,python3-venv,python3-pip 
       PIP_CERT=/host-ca.crt SSL_CERT_FILE=/host-ca.crt PIP_DEFAULT_TIMEOUT=180 PIP_DISABLE_PIP_VERSION_CHECK=1 \
       ${http_proxy:+http_proxy=$http_proxy} ${https_proxy:+https_proxy=$https_proxy} /bin/sh /run.sh' \
   bookworm "$work/root"
-echo "PASS: the wheel installs and the selected tests (pytest $*) pass in a bare Debian root"
+echo "PASS: the wheels install and the selected tests (pytest $*) pass in a bare Debian root"
