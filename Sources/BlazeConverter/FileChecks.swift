@@ -37,3 +37,11 @@ package func readFailureDescription(_ error: any Error) -> String {
     return error.localizedDescription
     #endif
 }
+
+/// The size `FileManager.attributesOfItem(atPath:)[.size]` gives (of the link itself for a symbolic link), nil
+/// when `path` names nothing. (With FoundationEssentials alone, that attribute is a UInt64 and `as? Int` is nil.)
+package func itemSize(atPath path: String) -> Int? {
+    var st = stat()
+    guard lstat(path, &st) == 0 else { return nil }
+    return Int(st.st_size)
+}

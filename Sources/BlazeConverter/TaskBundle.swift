@@ -24,8 +24,7 @@ public struct TaskBundle {
     /// - Throws: ``ConverterError/bundle(_:)`` naming the file (and entry) at fault: unreadable, larger than
     ///   ``maxFileBytes``, not a zip, no `.tflite` entry, or an entry that fails ``init(bytes:name:)``'s checks.
     public init(url: URL) throws {
-        let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? nil
-        guard let size else { throw ConverterError.bundle("\(url.path) cannot be read") }
+        guard let size = itemSize(atPath: url.path) else { throw ConverterError.bundle("\(url.path) cannot be read") }
         guard size <= TaskBundle.maxFileBytes else {
             throw ConverterError.bundle("\(url.path) is \(size) bytes, more than the \(TaskBundle.maxFileBytes) a bundle may have")
         }
