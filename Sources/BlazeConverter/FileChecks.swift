@@ -2,13 +2,9 @@
 // as with full Foundation.
 #if canImport(FoundationEssentials)
 import FoundationEssentials
+import Glibc
 #else
 import Foundation
-#endif
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
 #endif
 
 /// Whether `path` names something (following links, as `FileManager.fileExists(atPath:isDirectory:)`): nil when

@@ -1,13 +1,9 @@
 import BlazeImage
 #if canImport(FoundationEssentials)
 import FoundationEssentials
+import Glibc
 #else
 import Foundation
-#endif
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
 #endif
 
 /// One image of a ``FrameStream`` and where it came from.

@@ -3,13 +3,9 @@ import BlazeConverter
 import BlazeModelFormat
 #if canImport(FoundationEssentials)
 import FoundationEssentials
+import Glibc
 #else
 import Foundation
-#endif
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
 #endif
 
 /// Resolves a task's `baseOptions.modelAssetPath` to the model files of its roles, the same way for every
