@@ -44,11 +44,20 @@ struct HolisticCommand: ParsableCommand {
     var minTrackingConfidence: Float = 0.5
     @Flag(help: "Video: do not smooth the pose landmarks across frames (smooth_landmarks=False).") var noSmoothing = false
     @Option(help: "Write the person mask as <stem>.mask0.png into this directory (enable_segmentation).") var segmentationDir: String?
+    @Flag(help: ArgumentHelp("With --segmentation-dir, video: do not blend each mask with the previous frame's "
+                             + "(smooth_segmentation=False)."))
+    var noSegmentationSmoothing = false
     @Option(help: "jsonl (one JSON object per photo or frame) or csv (one row per landmark).") var format: OutputFormat = .jsonl
     @OptionGroup var drawing: DrawingOptions
 
     enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
         case jsonl, csv
+    }
+
+    func validate() throws {
+        if noSegmentationSmoothing, segmentationDir == nil {
+            throw ValidationError("--no-segmentation-smoothing needs --segmentation-dir (it changes only the masks)")
+        }
     }
 
     func run() throws {
@@ -60,6 +69,7 @@ struct HolisticCommand: ParsableCommand {
         options.minPoseDetectionConfidence = minDetectionConfidence
         options.minPoseLandmarksConfidence = minTrackingConfidence
         options.poseSmoothing.smoothLandmarks = !noSmoothing
+        options.poseSmoothing.smoothSegmentation = !noSegmentationSmoothing
         options.shouldOutputPoseSegmentationMasks = segmentationDir != nil
         if let dir = segmentationDir { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) }
         let task = CommandTask<HolisticLandmarkerDefinition>(

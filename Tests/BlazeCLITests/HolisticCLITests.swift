@@ -123,6 +123,24 @@ import Testing
         #expect(rows.enumerated().allSatisfy { i, row in row[0] == "pan.mp4" && row[1] == "\(i / 543)" && row[2] == "\(i / 543 * 40)" })
     }
 
+    /// `--segmentation-dir` on a clip: a mask per frame; `--no-segmentation-smoothing` (smooth_segmentation=False)
+    /// leaves the first frame's mask as it is and changes later ones (smoothing blends in the previous mask).
+    @Test func segmentationMasksOfAClipWithAndWithoutSmoothing() throws {
+        let directory = try makeTemporaryDirectory("holistic-masks")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let clip = directory.appendingPathComponent("pan.mp4").path
+        try writePanClip(to: clip, photo: Self.photos[0], frames: 4, width: 320, height: 240, stepMs: 40)
+        var masks: [[Data]] = []
+        for (name, extra) in [("smooth", [String]()), ("plain", ["--no-segmentation-smoothing"])] {
+            let out = directory.appendingPathComponent(name)
+            let run = try blaze(["holistic", "--quiet", "--segmentation-dir", out.path, clip] + extra)
+            #expect(run.status == 0 && run.lines.count == 4, "\(run.stderr)")
+            masks.append(try (0..<4).map { try Data(contentsOf: out.appendingPathComponent(String(format: "pan.frame_%05d.mask0.png", $0))) })
+        }
+        #expect(masks[0][0] == masks[1][0])
+        #expect((1..<4).contains { masks[0][$0] != masks[1][$0] })
+    }
+
     @Test func badOptionsAreRefusedWithTheirName() throws {
         let photo = Self.paths[1]
         let confidence = try blaze(["holistic", "--min-detection-confidence", "1.5", photo])
@@ -136,6 +154,8 @@ import Testing
         #expect(format.status != 0 && format.stderr.contains("'xml'") && format.stderr.contains("csv"), "\(format.stderr)")
         let overlay = try blaze(["holistic", "--overlay-video", "/tmp/x.mp4", photo, photo])
         #expect(overlay.status != 0 && overlay.stderr.contains("exactly one video"), "\(overlay.stderr)")
+        let smoothing = try blaze(["holistic", "--no-segmentation-smoothing", photo])
+        #expect(smoothing.status != 0 && smoothing.stderr.contains("--segmentation-dir") && smoothing.stdout.isEmpty, "\(smoothing.stderr)")
     }
 
     /// A photo that cannot be read: an error line in JSON Lines; with a table, a line on standard error and
