@@ -29,8 +29,9 @@ public enum DepthwiseConv2DKernel {
     /// strides 1 and 2 (no dilation) have unrolled layouts that also cover the border columns, checking
     /// each input column once per kernel row; other kernels block only the interior columns (every
     /// tap in bounds) and go pixel by pixel over the in-bounds taps at the borders, several channel
-    /// blocks at a time. Rows narrower than four pixels go pixel by pixel; channels beyond the last
-    /// block of eight are scalar.
+    /// blocks at a time. Rows narrower than four pixels go pixel by pixel. Channels beyond the last
+    /// block of eight go as one more block of the last eight channels, which overlaps the block before
+    /// it and writes the same bits there again; with fewer than eight channels in all they go one at a time.
     /// - Complexity: `2·outH·outW·C·KH·KW` flops.
     public static func direct(input: UnsafePointer<Float>, weights: UnsafePointer<Float>, bias: UnsafePointer<Float>,
                               output: UnsafeMutablePointer<Float>, window w: SpatialWindow, channels c: Int,
@@ -107,10 +108,23 @@ public enum DepthwiseConv2DKernel {
                                   interior: interior, layout: layout)
                         .run(from: a, to: b)
                 }
+                // Channels past the last block of eight (face detection's 28, 36, 42): the last eight channels
+                // as one more block, overlapping the block before it, whose channels it computes again with the
+                // same operations, so it writes the same bits over them.
+                if c8 < c, c >= 8 {
+                    DepthwiseRun8(input: inRaw + (rowInput &+ (c &- 8) &* 4), weights: wRaw + (c &- 8) &* 4,
+                                  bias: bRaw + (c &- 8) &* 4, output: outRaw + (rowOutput &+ (c &- 8) &* 4),
+                                  channelBlocks: 1, lo: lo, hi: hi,
+                                  kernelRows: kRows, kernelWidth: kw, pixelStep: xStep, tapStep: tapStep, rowStep: rowStep,
+                                  weightTap: c &* 4, weightRow: kw &* c &* 4, outStep: c &* 4,
+                                  firstColumn: -w.padLeft, inputWidth: w.inputWidth, strideWidth: w.strideWidth,
+                                  interior: interior, layout: layout)
+                        .run(from: a, to: b)
+                }
                 a = b
             }
-            // Channels beyond the last block of eight, scalar.
-            if c8 < c {
+            // Fewer than eight channels in all: one at a time.
+            if c < 8 {
                 for x in runs {
                     borderPixel(input: inRaw, weights: wRaw, bias: bRaw, output: outRaw, window: w, channels: c, from: c8,
                                 clamp: clamp, wide: false, y: y, x: x, kRows: kRows)
@@ -122,7 +136,8 @@ public enum DepthwiseConv2DKernel {
     /// Channels `from..<c` of one output pixel whose window may cross the padding: only its in-bounds
     /// taps, in kernel order. With `wide` (and `from` 0), channels below the last multiple of 16 go
     /// through `DepthwiseTile16.pixel`; the rest run four blocks of eight at a time (four independent
-    /// accumulators), then one block at a time, then scalar.
+    /// accumulators), then one block at a time, the last block overlapping the one before where the count is
+    /// not a multiple of eight; fewer than eight channels from `from` go one at a time.
     @inline(never)
     private static func borderPixel(input: UnsafeRawPointer, weights: UnsafeRawPointer, bias: UnsafeRawPointer,
                                     output: UnsafeMutableRawPointer, window w: SpatialWindow, channels c: Int, from: Int,
@@ -169,7 +184,9 @@ public enum DepthwiseConv2DKernel {
             out.storeBytes(of: clampLanes(a3, lo, hi), toByteOffset: cb * 4 + 96, as: V.self)
             cb += 32
         }
-        while cb + 8 <= c {
+        while cb < c, c - from >= 8 {
+            // Past the last whole block: the last eight channels, overlapping channels already written, with the same bits.
+            cb = min(cb, c - 8)
             var a0 = load(bias, cb * 4)
             for ky in kRows {
                 for kx in kxs {

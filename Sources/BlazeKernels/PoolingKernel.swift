@@ -9,7 +9,7 @@ public enum MaxPoolKernel {
     /// ``maxLanes(_:_:)`` from −∞ over its taps in row-major order, then the clamp, on every path.
     public static func direct(input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>, window w: SpatialWindow,
                               channels c: Int, clamp: ClampBounds, rows: Range<Int>) {
-        if c % 8 == 0, w.kernelHeight == 2, w.kernelWidth == 2, w.strideHeight == 2, w.strideWidth == 2,
+        if w.kernelHeight == 2, w.kernelWidth == 2, w.strideHeight == 2, w.strideWidth == 2,
            w.dilationHeight == 1, w.dilationWidth == 1, w.padTop == 0, w.padLeft == 0,
            2 * w.outputHeight <= w.inputHeight, 2 * w.outputWidth <= w.inputWidth {
             return twoByTwo(input: input, output: output, window: w, channels: c, clamp: clamp, rows: rows)
@@ -59,27 +59,37 @@ public enum MaxPoolKernel {
         }
     }
 
-    /// The unpadded 2×2 stride-2 window (hand_landmark_lite's pooling) with channels in whole vectors: every tap
-    /// inside the input, four loads an output vector (`blaze-bench kernels --only pool`, 112 × 112 × 16 on an Intel
-    /// AVX-512 core: 0.135 ms through ``anyWindow(input:output:window:channels:clamp:rows:)``, 0.03–0.06 ms here).
+    /// The unpadded 2×2 stride-2 window (hand_landmark_lite's and face detection's pooling): every tap inside the
+    /// input, four loads an output vector (`blaze-bench kernels --only pool`, 112 × 112 × 16 on an Intel AVX-512
+    /// core: 0.135 ms through ``anyWindow(input:output:window:channels:clamp:rows:)``, 0.03–0.06 ms here).
+    /// Channels past the last vector (face detection's 28 and 42) take `anyWindow`'s scalar steps: `max` from −∞
+    /// in tap order, then the clamp, so both give the same bits.
     static func twoByTwo(input: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>, window w: SpatialWindow,
                          channels c: Int, clamp: ClampBounds, rows: Range<Int>) {
         let lo = SIMD8<Float>(repeating: clamp.min), hi = SIMD8<Float>(repeating: clamp.max)
         let floor = SIMD8<Float>(repeating: -.infinity)
-        let rowBytes = w.inputWidth * c * 4, pixelBytes = c * 4
+        let rowBytes = w.inputWidth * c * 4, pixelBytes = c * 4, vectorBytes = (c & ~7) * 4
         for y in rows {
             let top = UnsafeRawPointer(input) + 2 * y * rowBytes, bottom = top + rowBytes
             var out = UnsafeMutableRawPointer(output + y * w.outputWidth * c)
             for x in 0..<w.outputWidth {
                 let left = 2 * x * pixelBytes, right = left + pixelBytes
                 var offset = 0
-                while offset < pixelBytes {
+                while offset < vectorBytes {
                     var m = maxLanes(floor, top.loadUnaligned(fromByteOffset: left + offset, as: SIMD8<Float>.self))
                     m = maxLanes(m, top.loadUnaligned(fromByteOffset: right + offset, as: SIMD8<Float>.self))
                     m = maxLanes(m, bottom.loadUnaligned(fromByteOffset: left + offset, as: SIMD8<Float>.self))
                     m = maxLanes(m, bottom.loadUnaligned(fromByteOffset: right + offset, as: SIMD8<Float>.self))
                     out.storeBytes(of: clampLanes(m, lo, hi), toByteOffset: offset, as: SIMD8<Float>.self)
                     offset += 32
+                }
+                while offset < pixelBytes {
+                    var m = max(-Float.infinity, top.load(fromByteOffset: left + offset, as: Float.self))
+                    m = max(m, top.load(fromByteOffset: right + offset, as: Float.self))
+                    m = max(m, bottom.load(fromByteOffset: left + offset, as: Float.self))
+                    m = max(m, bottom.load(fromByteOffset: right + offset, as: Float.self))
+                    out.storeBytes(of: clamp.apply(m), toByteOffset: offset, as: Float.self)
+                    offset += 4
                 }
                 out += pixelBytes
             }

@@ -152,7 +152,7 @@ struct DepthwiseCase: CustomStringConvertible, Sendable {
 
     /// The unpadded 2×2 stride-2 path gives the bits of the any-window path, with zeros of both signs, odd input
     /// sizes (the last row and column unread), clamps and row pieces.
-    @Test(arguments: [(112, 112, 16), (7, 9, 8), (5, 4, 24), (2, 2, 8)])
+    @Test(arguments: [(112, 112, 16), (7, 9, 8), (5, 4, 24), (2, 2, 8), (64, 64, 28), (9, 7, 42), (4, 6, 3), (3, 3, 1)])
     func maxPoolTwoByTwoKeepsTheBits(h: Int, w: Int, c: Int) {
         var rng = SeededRandom(seed: 9)
         var input = rng.array(h * w * c, -2, 2)

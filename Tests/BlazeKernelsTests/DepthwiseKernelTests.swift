@@ -56,7 +56,7 @@ struct ExactDepthwiseCase: CustomStringConvertible, Sendable {
         var cases: [ExactDepthwiseCase] = []
         // 3×3 and 5×5 at strides 1 and 2 (the unrolled layouts), SAME and VALID, channel counts that
         // are and are not multiples of 8 and 16, widths giving 4–7 interior pixels, 8+rest, several chunks.
-        for c in [1, 3, 7, 8, 9, 16, 17, 24, 33, 144] {
+        for c in [1, 3, 7, 8, 9, 16, 17, 24, 28, 33, 36, 42, 144] {
             for (h, w) in [(5, 7), (9, 13), (6, 21)] {
                 for k in [3, 5] {
                     for s in [1, 2] {
