@@ -1,93 +1,135 @@
-/// What a convolution does to its freshly written outputs in place of the separate `add` and `prelu`
-/// nodes that follow it in the graph (the residual blocks of every Blaze model; palm detection adds
-/// a PReLU after most of them): `y = addClamp(y + residual)`, then `y = y < 0 ? alpha[c]·y : y`.
+/// What a convolution does to its freshly written outputs in place of the separate `add`, `prelu` and `relu`
+/// nodes that follow it in the graph (the residual blocks of every Blaze model; palm detection adds a PReLU
+/// after most of them, face detection a ReLU): `y = addClamp(y + residual)`, then `y = y < 0 ? alpha[c]·y : y`,
+/// then `y = y <= 0 ? 0 : y`.
+///
+/// The residual may have fewer channels than the output (`residualChannels`), as when the graph zero-pads
+/// the shortcut's channels before the add (face detection's 24 → 28 blocks): the channels past it add `+0`,
+/// which is what adding the padded zeros computes.
 ///
 /// Applied to a block of outputs right after the convolution kernel wrote it, while it is still in
-/// cache, it saves the add and PReLU passes over memory and their thread handoffs. Each element
-/// goes through the same float operations in the same order as ``ElementwiseKernel/add(_:_:_:range:clamp:)``
-/// and ``ElementwiseKernel/prelu(_:alpha:_:pixels:channels:)`` would apply, so fusing changes no bit.
+/// cache, it saves the add, PReLU, ReLU and pad passes over memory and their thread handoffs. Each element
+/// goes through the same float operations in the same order as ``ElementwiseKernel/add(_:_:_:range:clamp:)``,
+/// ``ElementwiseKernel/prelu(_:alpha:_:pixels:channels:)`` and ``ElementwiseKernel/relu(_:_:range:)`` would
+/// apply, so fusing changes no bit.
 public struct ConvolutionEpilogue: @unchecked Sendable {
-    /// Added element-wise; laid out like the output (`pixels × stride`). Nil: no add.
+    /// Added element-wise; `residualChannels` a pixel. Nil: no add.
     public var residual: UnsafePointer<Float>?
     /// The add's own activation clamp.
     public var residualClamp: ClampBounds
+    /// Channels a pixel of `residual`; the output's channels past it add zero. 0: as many as the output.
+    public var residualChannels: Int
     /// PReLU slopes, one per output channel. Nil: no PReLU.
     public var preluAlpha: UnsafePointer<Float>?
+    /// A ReLU last.
+    public var relu: Bool
 
-    /// An epilogue adding `residual` (nil: none) with the add's `residualClamp`, then applying PReLU with
-    /// `preluAlpha` (nil: none).
-    public init(residual: UnsafePointer<Float>?, residualClamp: ClampBounds = .none, preluAlpha: UnsafePointer<Float>?) {
+    /// An epilogue adding `residual` (nil: none; `residualChannels` a pixel, 0 for the output's count) with the
+    /// add's `residualClamp`, then applying PReLU with `preluAlpha` (nil: none), then ReLU if `relu`.
+    public init(residual: UnsafePointer<Float>?, residualClamp: ClampBounds = .none, residualChannels: Int = 0,
+                preluAlpha: UnsafePointer<Float>?, relu: Bool = false) {
         self.residual = residual
         self.residualClamp = residualClamp
+        self.residualChannels = residualChannels
         self.preluAlpha = preluAlpha
+        self.relu = relu
     }
 
-    /// Applies the epilogue to `out[p·stride + c]` for `p` in `pixels`, `c` in `channels`.
+    /// Applies the epilogue to `out[p·stride + c]` for `p` in `pixels`, `c` in `channels`: the add, the PReLU and the
+    /// ReLU each as one pass of the separate nodes' own kernels over the block, which the convolution has just
+    /// written and which is still in cache (one pass over the whole block where it is whole rows, else a pass a pixel).
     public func apply(_ out: UnsafeMutablePointer<Float>, pixels: Range<Int>, channels: Range<Int>, stride: Int) {
+        guard !pixels.isEmpty, !channels.isEmpty else { return }
+        let whole = channels.count == stride
+        let flat = (pixels.lowerBound * stride)..<(pixels.upperBound * stride)
+        if let residual {
+            let rc = residualChannels == 0 ? stride : residualChannels
+            if whole && rc == stride {
+                ElementwiseKernel.add(out, residual, out, range: flat, clamp: residualClamp)
+            } else if whole {
+                addPadded(out, residual, pixels: pixels, stride: stride, residualChannels: rc)
+            } else {
+                let added = channels.clamped(to: 0..<rc), zeros = channels.clamped(to: rc..<Swift.max(rc, stride))
+                for p in pixels {
+                    let o = out + p * stride
+                    if !added.isEmpty { ElementwiseKernel.add(o, residual + p * rc, o, range: added, clamp: residualClamp) }
+                    // Channels the graph padded with zeros: `x + 0`, as the add of the padded value computes it.
+                    for c in zeros { o[c] = addingZero(o[c]) }
+                }
+            }
+        }
+        if let preluAlpha {
+            if whole {
+                let o = out + flat.lowerBound
+                ElementwiseKernel.prelu(o, alpha: preluAlpha, o, pixels: 0..<pixels.count, channels: stride)
+            } else {
+                for p in pixels {
+                    let o = out + p * stride + channels.lowerBound
+                    ElementwiseKernel.prelu(o, alpha: preluAlpha + channels.lowerBound, o, pixels: 0..<1, channels: channels.count)
+                }
+            }
+        }
+        if relu {
+            if whole {
+                ElementwiseKernel.relu(out, out, range: flat)
+            } else {
+                for p in pixels { ElementwiseKernel.relu(out, out, range: (p * stride + channels.lowerBound)..<(p * stride + channels.upperBound)) }
+            }
+        }
+    }
+
+    /// Whole rows of `stride` channels plus a residual of `rc` channels a pixel, zero past it: per pixel the residual's
+    /// whole vectors, then the rest one at a time, with ``ElementwiseKernel/add(_:_:_:range:clamp:)``'s arithmetic.
+    private func addPadded(_ out: UnsafeMutablePointer<Float>, _ residual: UnsafePointer<Float>, pixels: Range<Int>,
+                           stride: Int, residualChannels rc: Int) {
+        let or = UnsafeMutableRawPointer(out), rr = UnsafeRawPointer(residual)
         let clamped = residualClamp != .none
         let lo = SIMD8<Float>(repeating: residualClamp.min), hi = SIMD8<Float>(repeating: residualClamp.max)
-        let zero = SIMD8<Float>(repeating: 0)
-        let or = UnsafeMutableRawPointer(out)
-        let rr = residual.map(UnsafeRawPointer.init)
-        let ar = preluAlpha.map(UnsafeRawPointer.init)
-        if channels.count == stride, stride % 8 == 0, !pixels.isEmpty {
-            // Whole rows of a channel count in whole vectors: one flat pass over the block, no per-pixel loop
-            // (1×1 convolutions with eight outputs spent more time here than in their kernel).
-            var c = 0
-            for i in Swift.stride(from: pixels.lowerBound * stride, to: pixels.upperBound * stride, by: 8) {
-                var v = or.loadUnaligned(fromByteOffset: i * 4, as: SIMD8<Float>.self)
-                if let rr {
-                    v = v + rr.loadUnaligned(fromByteOffset: i * 4, as: SIMD8<Float>.self)
-                    if clamped { v = clampLanes(v, lo, hi) }
-                }
-                if let ar {
-                    let a = ar.loadUnaligned(fromByteOffset: c * 4, as: SIMD8<Float>.self)
-                    v = v.replacing(with: v * a, where: v .< zero)
-                    c = c + 8 == stride ? 0 : c + 8
-                }
-                or.storeBytes(of: v, toByteOffset: i * 4, as: SIMD8<Float>.self)
-            }
-            return
-        }
-        let vectorEnd = channels.lowerBound + (channels.count & ~7)
+        let vectors = rc & ~7
         for p in pixels {
-            let row = p * stride
-            var c = channels.lowerBound
-            while c < vectorEnd {
-                var v = or.loadUnaligned(fromByteOffset: (row + c) * 4, as: SIMD8<Float>.self)
-                if let rr {
-                    v = v + rr.loadUnaligned(fromByteOffset: (row + c) * 4, as: SIMD8<Float>.self)
-                    if clamped { v = clampLanes(v, lo, hi) }
-                }
-                if let ar {
-                    let a = ar.loadUnaligned(fromByteOffset: c * 4, as: SIMD8<Float>.self)
-                    v = v.replacing(with: v * a, where: v .< zero)
-                }
-                or.storeBytes(of: v, toByteOffset: (row + c) * 4, as: SIMD8<Float>.self)
-                c += 8
+            let o = p &* stride &* 4, r = p &* rc &* 4
+            var c = 0
+            while c < vectors {
+                let v = or.loadUnaligned(fromByteOffset: o &+ c &* 4, as: SIMD8<Float>.self)
+                    + rr.loadUnaligned(fromByteOffset: r &+ c &* 4, as: SIMD8<Float>.self)
+                or.storeBytes(of: clamped ? clampLanes(v, lo, hi) : v, toByteOffset: o &+ c &* 4, as: SIMD8<Float>.self)
+                c &+= 8
             }
-            while c < channels.upperBound {
-                out[row + c] = element(out[row + c], at: row + c, channel: c)
-                c += 1
+            while c < stride {
+                let x = or.load(fromByteOffset: o &+ c &* 4, as: Float.self)
+                let v = c < rc ? x + rr.load(fromByteOffset: r &+ c &* 4, as: Float.self) : x + 0
+                or.storeBytes(of: clamped ? clampLane(v, residualClamp.min, residualClamp.max) : v, toByteOffset: o &+ c &* 4, as: Float.self)
+                c &+= 1
             }
         }
+    }
+
+    /// `x + 0` with the add's clamp, as ``ElementwiseKernel/add(_:_:_:range:clamp:)`` computes one element.
+    @inline(__always)
+    private func addingZero(_ x: Float) -> Float {
+        let v = x + 0
+        return residualClamp == .none ? v : clampLane(v, residualClamp.min, residualClamp.max)
     }
 
     /// The plain twin of ``apply(_:pixels:channels:stride:)``, the test oracle.
     public func applyReference(_ out: UnsafeMutablePointer<Float>, pixels: Range<Int>, channels: Range<Int>, stride: Int) {
+        let rc = residualChannels == 0 ? stride : residualChannels
         for p in pixels {
-            for c in channels { out[p * stride + c] = element(out[p * stride + c], at: p * stride + c, channel: c) }
+            for c in channels {
+                out[p * stride + c] = element(out[p * stride + c], residualAt: p * rc + c, channel: c, residualChannels: rc)
+            }
         }
     }
 
     @inline(__always)
-    private func element(_ x: Float, at i: Int, channel c: Int) -> Float {
+    private func element(_ x: Float, residualAt i: Int, channel c: Int, residualChannels rc: Int) -> Float {
         var v = x
         if let residual {
-            v = v + residual[i]
+            v = v + (c < rc ? residual[i] : 0)
             if residualClamp != .none { v = clampLane(v, residualClamp.min, residualClamp.max) }
         }
         if let preluAlpha, v < 0 { v = preluAlpha[c] * v }
+        if relu, v <= 0 { v = 0 }
         return v
     }
 }

@@ -137,7 +137,7 @@ public final class InferenceSession: @unchecked Sendable {
     private let stepNames: [String]
     private let stepKinds: [OpKind]
     /// The graph node each step runs, in run order (index into the model graph's `nodes`). A convolution
-    /// that absorbs the add and PReLU after it (``RuntimeOptions/fusesEpilogues``) is one step, listed under
+    /// that absorbs the add, pad, PReLU or ReLU after it (``RuntimeOptions/fusesEpilogues``) is one step, listed under
     /// the convolution's node; nodes no computed output needs have no step.
     public let stepNodes: [Int]
     /// Seconds the session took to plan: checking the graph, packing weights, placing the arena and, with
@@ -269,7 +269,9 @@ public final class InferenceSession: @unchecked Sendable {
                                             let b = try g.nodes[add.node].activation(nodeIndex: add.node).bounds
                                             return ClampBounds(min: b.min, max: b.max)
                                         } ?? .none,
-                                        preluAlpha: group.prelu.map { UnsafePointer(pointer($0.alpha)) })
+                                        residualChannels: group.pad?.residualChannels ?? 0,
+                                        preluAlpha: group.prelu.map { UnsafePointer(pointer($0.alpha)) },
+                                        relu: group.relu != nil)
                 }, pool: pool)
             for o in step.outputs where g.values[o].constant != nil {
                 throw binding.error("writes constant value '\(g.values[o].name)'")

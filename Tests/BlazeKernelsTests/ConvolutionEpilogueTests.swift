@@ -55,3 +55,50 @@ import Testing
         }
     }
 }
+
+/// The face detector's blocks: a residual of fewer channels, zero-padded to the output's (``LayoutKernel/pad``),
+/// added, then ReLU: the epilogue with `residualChannels` and `relu` gives the separate passes' bits.
+@Suite struct PaddedResidualEpilogueTests {
+    @Test(arguments: [(6, 28, 24), (5, 36, 32), (4, 42, 36), (3, 16, 9), (7, 8, 3), (9, 48, 40)])
+    func padAddReluMatchesTheSeparatePasses(pixels: Int, channels: Int, residualChannels rc: Int) {
+        var rng = SeededRandom(seed: 11)
+        var conv = rng.array(pixels * channels, -4, 4), residual = rng.array(pixels * rc, -4, 4)
+        for i in stride(from: 0, to: conv.count, by: 5) { conv[i] = i % 2 == 0 ? 0 : -0.0 }
+        for i in stride(from: 0, to: residual.count, by: 3) { residual[i] = i % 2 == 0 ? -0.0 : 0 }
+        let n = pixels * channels
+        for clamp in [ClampBounds.none, ClampBounds(min: -1, max: 1)] {
+            var padded = [Float](repeating: .nan, count: n)
+            LayoutKernel.pad(input: residual, inputShape: [1, 1, pixels, rc], pads: [0, 0, 0, 0, 0, 0, 0, channels - rc],
+                             output: &padded, rows: 0..<1)
+            var separate = conv
+            ElementwiseKernel.add(conv, padded, &separate, range: 0..<n, clamp: clamp)
+            let added = separate
+            ElementwiseKernel.relu(added, &separate, range: 0..<n)
+            residual.withUnsafeBufferPointer { r in
+                let e = ConvolutionEpilogue(residual: r.baseAddress, residualClamp: clamp, residualChannels: rc,
+                                            preluAlpha: nil, relu: true)
+                var fused = conv, plain = conv
+                let cut = pixels / 2, split = channels / 3
+                e.apply(&fused, pixels: 0..<cut, channels: 0..<channels, stride: channels)
+                e.apply(&fused, pixels: cut..<pixels, channels: split..<channels, stride: channels)
+                e.apply(&fused, pixels: cut..<pixels, channels: 0..<split, stride: channels)
+                e.applyReference(&plain, pixels: 0..<pixels, channels: 0..<channels, stride: channels)
+                expectBitIdentical(fused, separate, "\(pixels)×\(channels) from \(rc) \(clamp)")
+                expectBitIdentical(plain, separate, "reference \(pixels)×\(channels) from \(rc) \(clamp)")
+            }
+        }
+    }
+
+    /// ReLU alone after a convolution (no add): zeros of both signs become +0, as the separate pass makes them.
+    @Test func reluAloneMatchesTheSeparatePass() {
+        var rng = SeededRandom(seed: 12)
+        var conv = rng.array(5 * 24, -2, 2)
+        for i in stride(from: 0, to: conv.count, by: 4) { conv[i] = i % 8 == 0 ? 0 : -0.0 }
+        var separate = conv
+        ElementwiseKernel.relu(conv, &separate, range: 0..<conv.count)
+        let e = ConvolutionEpilogue(residual: nil, preluAlpha: nil, relu: true)
+        var fused = conv
+        e.apply(&fused, pixels: 0..<5, channels: 0..<24, stride: 24)
+        expectBitIdentical(fused, separate, "relu alone")
+    }
+}

@@ -102,4 +102,41 @@ import Testing
         let input = pseudoRandom(128, seed: 8, in: -1...1)
         #expect(try session.run(input)[0].map(\.bitPattern) == unfused.run(input)[0].map(\.bitPattern))
     }
+
+    /// Face detection's blocks: conv 1×1 (24→28) + add(pad(x) to 28 channels) → relu fuses into one step that
+    /// reads x itself; a conv → relu fuses; a pad also read elsewhere, or padding more than channels, does not.
+    @Test func absorbsAChannelPadAndTheReluAfter() throws {
+        var g = TinyGraph()
+        let x = g.input([1, 5, 6, 24])
+        func conv(_ input: Int, _ cin: Int, _ cout: Int, seed: UInt32) -> Int {
+            let w = g.constant([cout, 1, 1, cin], pseudoRandom(cout * cin, seed: seed, in: -1...1))
+            let b = g.constant([cout], pseudoRandom(cout, seed: seed + 1))
+            return g.op(.conv2d, [input, w, b], [1, 5, 6, cout], window1x1)
+        }
+        let wide = [1, 5, 6, 28]
+        let a = g.op(.relu, [conv(x, 24, 24, seed: 1)], [1, 5, 6, 24], name: "relu0")
+        let padded = g.op(.pad, [a], wide, ["pads": .ints([0, 0, 0, 0, 0, 0, 0, 4])], name: "pad")
+        let sum = g.op(.add, [conv(a, 24, 28, seed: 3), padded], wide, name: "sum")
+        let y = g.op(.relu, [sum], wide, name: "relu1")
+        // The same block whose padded value is also an output: nothing past the conv fuses but the add.
+        let padded2 = g.op(.pad, [a], wide, ["pads": .ints([0, 0, 0, 0, 0, 0, 0, 4])], name: "pad2")
+        let sum2 = g.op(.add, [conv(a, 24, 28, seed: 5), padded2], wide, name: "sum2")
+        // Spatial padding is not a channel pad.
+        let spatial = g.op(.pad, [a], [1, 6, 6, 24], ["pads": .ints([0, 0, 1, 0, 0, 0, 0, 0])], name: "pad3")
+        g.outputs = [y, sum2, padded2, spatial]
+        let session = try InferenceSession(model: g.model(), options: RuntimeOptions())
+        let names = session.kernelNames.map { "\($0.op.rawValue):\($0.kernel)" }
+        #expect(session.kernelNames.map(\.op) == [.conv2d, .conv2d, .pad, .conv2d, .pad], "\(names)")
+        #expect(session.kernelNames[0].kernel.hasSuffix("+relu") && session.kernelNames[1].kernel.hasSuffix("+pad+add+relu")
+                && session.kernelNames[3].kernel.hasSuffix("+add") && !session.kernelNames[3].kernel.contains("pad"), "\(names)")
+        let input = pseudoRandom(5 * 6 * 24, seed: 8, in: -1...1)
+        for threads in [1, 2] {
+            let fused = try InferenceSession(model: g.model(), options: RuntimeOptions(threadCount: threads))
+            let unfused = try InferenceSession(model: g.model(), options: RuntimeOptions(threadCount: threads, fusesEpilogues: false))
+            let got = try fused.run(input), want = try unfused.run(input)
+            for k in want.indices {
+                #expect(got[k].map(\.bitPattern) == want[k].map(\.bitPattern), "output \(k), \(threads) threads")
+            }
+        }
+    }
 }

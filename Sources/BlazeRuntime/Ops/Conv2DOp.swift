@@ -185,7 +185,7 @@ enum Conv2DOp: OpPlanner {
         /// Tasks share the output channels, each over every pixel (the sparse kernel and the packed 1×1
         /// GEMM on small maps), instead of sharing the pixels.
         var splitsOutputs = false
-        /// The residual add and PReLU fused after this convolution (see ``ConvolutionEpilogue``), nil if none.
+        /// The residual add, PReLU or ReLU fused after this convolution (see ``ConvolutionEpilogue``), nil if none.
         var epilogue: ConvolutionEpilogue?
 
         enum Variant {
@@ -200,7 +200,11 @@ enum Conv2DOp: OpPlanner {
         /// ``NarrowConv2DKernel`` instead of a GEMM whose 16- or 32-wide tile they would mostly leave empty.
         static let narrowOutputChannelLimit = 8
 
-        var kernelName: String { baseKernelName + (epilogue?.residual != nil ? "+add" : "") + (epilogue?.preluAlpha != nil ? "+prelu" : "") }
+        var kernelName: String {
+            guard let e = epilogue else { return baseKernelName }
+            return baseKernelName + (e.residual == nil ? "" : e.residualChannels == 0 ? "+add" : "+pad+add")
+                + (e.preluAlpha != nil ? "+prelu" : "") + (e.relu ? "+relu" : "")
+        }
 
         var baseKernelName: String {
             switch variant {
