@@ -124,12 +124,13 @@ struct ModelsBenchmark: ParsableCommand {
             let median = times.count % 2 == 1 ? times[times.count / 2] : (times[times.count / 2 - 1] + times[times.count / 2]) / 2
             let p90 = times[min(times.count - 1, Int((Double(times.count) * 0.9).rounded(.up)) - 1)]
             if json {
-                print(#"{"model":"\#(m.rawValue)","threads":\#(threads),"medianMs":\#(fmt(median)),"minMs":\#(fmt(times[0])),"p90Ms":\#(fmt(p90))}"#)
+                print(#"{"model":"\#(m.rawValue)","threads":\#(threads),"medianMs":\#(fmt(median)),"minMs":\#(fmt(times[0])),"p90Ms":\#(fmt(p90)),"planMs":\#(fmt(session.planSeconds * 1000))}"#)
             } else {
                 print("\(m.rawValue.padding(toLength: 22, withPad: " ", startingAt: 0)) threads=\(threads)  median \(fmt(median)) ms  min \(fmt(times[0])) ms  p90 \(fmt(p90)) ms")
             }
             if perLayer {
-                print("    planned in \(fmt(session.planSeconds * 1000)) ms (\(fixedPlan ? "fixed rules" : "candidate kernels timed"))")
+                let timed = session.kernelChoices.filter { !$0.isEmpty }.count
+                print("    planned in \(fmt(session.planSeconds * 1000)) ms (\(fixedPlan ? "fixed rules" : "candidate kernels timed at \(timed) nodes"))")
                 printLayers(session)
             }
         }
@@ -157,7 +158,7 @@ struct ModelsBenchmark: ParsableCommand {
         var slowest = best.enumerated().map { ($0.offset, $0.element) }
         slowest.sort { $0.1.seconds > $1.1.seconds }
         let g = session.model.graph
-        let kernels = session.kernelNames
+        let kernels = session.kernelNames, choices = session.kernelChoices
         if allNodes { slowest.sort { $0.0 < $1.0 } }
         for (i, p) in slowest.prefix(allNodes ? slowest.count : topNodes) {
             let n = session.stepNodes[i], node = g.nodes[n]
@@ -166,7 +167,8 @@ struct ModelsBenchmark: ParsableCommand {
             let flops = Self.flops(node, in: g)
             let rate = flops > 0 ? "  \(fmt(Double(flops) / p.seconds / 1e9)) GFLOP/s" : ""
             let kernel = kernels[i].kernel.isEmpty ? "" : " [\(kernels[i].kernel)]"
-            print("      node \(n) \(p.op.rawValue)\(kernel) \(shapes) -> \(out): \(fmt(p.seconds * 1000)) ms\(rate)")
+            let why = choices[i].isEmpty ? "" : "  (\(choices[i]))"
+            print("      node \(n) \(p.op.rawValue)\(kernel) \(shapes) -> \(out): \(fmt(p.seconds * 1000)) ms\(rate)\(why)")
         }
     }
 }

@@ -7,10 +7,14 @@ protocol ExecutionStep {
     func run(pool: WorkerPool)
     /// Which kernel the planner chose, for ``InferenceSession/kernelNames``; empty for ops with one kernel.
     var kernelName: String { get }
+    /// Why: the candidates' times where the planner measured them (``Planning/measured``), for
+    /// ``InferenceSession/kernelChoices``; empty where a fixed rule chose.
+    var kernelChoice: String { get }
 }
 
 extension ExecutionStep {
     var kernelName: String { "" }
+    var kernelChoice: String { "" }
 }
 
 /// What an op's planner sees of its node: attributes, shapes, resolved buffers and constants.

@@ -355,6 +355,11 @@ public final class InferenceSession: @unchecked Sendable {
         steps.indices.map { (stepNames[$0], stepKinds[$0], steps[$0].kernelName) }
     }
 
+    /// Why each step's kernel was chosen, in the order of ``kernelNames``: where the planner timed candidates
+    /// (``Planning/measured``), their best times on this machine, e.g. `timed: sparse-16px 21 µs, gemm-avx512-8x32 34 µs`;
+    /// empty where a fixed rule chose (one kernel for the op and shape, or ``Planning/fixed``).
+    public var kernelChoices: [String] { steps.map(\.kernelChoice) }
+
     /// Runs once, timing every step: `(node name, op, seconds)` in graph order.
     public func profile() -> [(name: String, op: OpKind, seconds: Double)] {
         var result: [(String, OpKind, Double)] = []

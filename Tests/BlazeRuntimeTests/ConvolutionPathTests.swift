@@ -105,4 +105,25 @@ import Testing
         }
         #expect(pointwise > 10)
     }
+
+    /// A measured plan says which candidates it timed and how long each took (what `blaze-bench models --per-layer`
+    /// prints beside the kernel); a fixed plan times nothing and says nothing.
+    @Test func measuredPlansRecordTheCandidatesTimes() throws {
+        let tile = try #require(Self.tiles.first, "this build has no packed tile")
+        let file = try BuiltinModel.poseLandmarkFull.load()
+        let measured = try InferenceSession(model: file, options: RuntimeOptions(convolutionGEMM: .packed(tile)))
+        let kernels = measured.kernelNames, choices = measured.kernelChoices
+        #expect(choices.count == kernels.count)
+        let timed = choices.indices.filter { !choices[$0].isEmpty }
+        // pose_landmark's segmentation head has 1×1 convolutions of eight outputs: narrow kernel or packed GEMM.
+        #expect(!timed.isEmpty, "no timed choice in \(kernels.map(\.kernel))")
+        for i in timed {
+            let choice = choices[i], kernel = String(kernels[i].kernel.split(separator: "+")[0])
+            let named = choice.hasPrefix("timed") && choice.contains(kernel) && choice.contains("µs")
+            #expect(named, "\(kernels[i]): \(choice)")
+        }
+        let fixed = try InferenceSession(model: file, options: RuntimeOptions(convolutionGEMM: .packed(tile), planning: .fixed))
+        let fixedChoices = fixed.kernelChoices.filter { !$0.isEmpty }
+        #expect(fixedChoices.isEmpty, "\(fixedChoices)")
+    }
 }

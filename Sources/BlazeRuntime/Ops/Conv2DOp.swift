@@ -166,7 +166,11 @@ enum Conv2DOp: OpPlanner {
                 if round > 0 { best[i] = min(best[i], elapsed) }   // round 0 warms caches and code
             }
         }
-        return best[0] <= best[1] ? a : b
+        var winner = best[0] <= best[1] ? a : b
+        let times = zip(trial, best).map { t, ns in "\(t.baseKernelName) \(Int((Double(ns) / 1000).rounded())) µs" }
+        winner.kernelChoice = "timed\(whole ? " on \(pool?.threadCount ?? 1) threads" : pixels < all ? " on \(pixels) of \(all) pixels" : ""): "
+            + times.joined(separator: ", ")
+        return winner
     }
 
     /// Pixels of a node that ``faster(_:_:)`` times.
@@ -187,6 +191,8 @@ enum Conv2DOp: OpPlanner {
         var splitsOutputs = false
         /// The residual add, PReLU or ReLU fused after this convolution (see ``ConvolutionEpilogue``), nil if none.
         var epilogue: ConvolutionEpilogue?
+        /// The candidates' times when ``Conv2DOp/faster(_:_:pool:)`` chose this step; empty for a fixed rule.
+        var kernelChoice = ""
 
         enum Variant {
             case gemm1x1, im2colGEMM, directFewOutputs, packed1x1(PackedGEMMWeights), packedIm2col(PackedGEMMWeights)
