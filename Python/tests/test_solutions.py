@@ -93,3 +93,47 @@ def test_drawing_refuses_bad_input():
 def test_connection_sets():
     assert len(mp.solutions.pose.POSE_CONNECTIONS) == 35 and len(mp.solutions.hands.HAND_CONNECTIONS) == 21
     assert mp.solutions.pose.PoseLandmark.RIGHT_FOOT_INDEX == 32 and mp.solutions.hands.HandLandmark.PINKY_TIP == 20
+
+
+def _plain_pixel_points(landmarks, width, height):
+    """MediaPipe's drawing_utils rules written plainly: skip a landmark whose set visibility or presence is below
+    0.5, keep it where `(v > 0 or isclose(0, v)) and (v < 1 or isclose(1, v))` holds for x and y, at
+    `min(floor(v · size), size − 1)`."""
+    import math
+    points = {}
+    for idx, lm in enumerate(landmarks):
+        if hasattr(lm, "HasField"):
+            hidden = (lm.HasField("visibility") and lm.visibility < 0.5) or (lm.HasField("presence") and lm.presence < 0.5)
+        else:
+            hidden = bool((lm.visibility and lm.visibility < 0.5) or (lm.presence and lm.presence < 0.5))
+        if hidden:
+            continue
+        valid = [(v > 0 or math.isclose(0, v)) and (v < 1 or math.isclose(1, v)) for v in (lm.x, lm.y)]
+        if all(valid):
+            points[idx] = (min(math.floor(lm.x * width), width - 1), min(math.floor(lm.y * height), height - 1))
+    return points
+
+
+def test_drawn_points_follow_mediapipes_rules_on_awkward_values():
+    """The drawing's fast reading of landmarks gives MediaPipe's pixel for every landmark, at the image's edges
+    (0, −0, 1, within 1e-9 of 1), just outside them, for NaN and infinities, and at the visibility and presence
+    thresholds, for landmark_pb2 messages and for the Tasks API's landmark objects alike."""
+    import types
+    from blazekit.solutions import drawing_utils
+    values = [0.0, -0.0, 1.0, 1 + 1e-10, 1 - 1e-12, 1 + 1e-6, -1e-12, 0.5, 0.99999994, 1e-45, float("nan"),
+              float("inf"), -float("inf"), 0.3333333432674408]
+    scores = [None, 0.0, 0.49999997, 0.5, 0.9]
+    messages, plain_objects = [], []
+    for i, x in enumerate(values):
+        for j, y in enumerate(values):
+            visibility, presence = scores[(i + j) % len(scores)], scores[(i * 3 + j) % len(scores)]
+            fields = {"x": x, "y": y}
+            if visibility is not None:
+                fields["visibility"] = visibility
+            if presence is not None:
+                fields["presence"] = presence
+            messages.append(landmark_pb2.NormalizedLandmark(**fields))
+            plain_objects.append(types.SimpleNamespace(x=x, y=y, z=0.0, visibility=visibility or 0.0, presence=presence or 0.0))
+    for width, height in [(640, 360), (7, 5), (1, 1)]:
+        for landmarks in (messages, plain_objects):
+            assert drawing_utils._pixel_points(landmarks, width, height) == _plain_pixel_points(landmarks, width, height)

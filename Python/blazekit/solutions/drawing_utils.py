@@ -2,9 +2,12 @@
 installed (`pip install opencv-python`), as MediaPipe's does."""
 import dataclasses
 import math
-from typing import Mapping, Optional, Tuple
+from collections.abc import Mapping
+from typing import Optional, Tuple
 
 import numpy as np
+
+from ..framework.formats.landmark_pb2 import _Point
 
 PRESENCE_THRESHOLD = 0.5
 VISIBILITY_THRESHOLD = 0.5
@@ -32,13 +35,40 @@ def _cv2():
     return cv2
 
 
+def _valid(v: float) -> bool:
+    """MediaPipe's test of a normalized value, `(v > 0 or isclose(0, v)) and (v < 1 or isclose(1, v))`: isclose(0, v)
+    holds only for v == 0 (its tolerance is relative), so the first half is v >= 0 (False for NaN)."""
+    return v >= 0 and (v < 1 or math.isclose(1, v))
+
+
 def _normalized_to_pixel_coordinates(x: float, y: float, width: int, height: int) -> Optional[Tuple[int, int]]:
     """Pixel coordinates of a point normalized to [0, 1], or None outside the image."""
-    def valid(v):
-        return (v > 0 or math.isclose(0, v)) and (v < 1 or math.isclose(1, v))
-    if not (valid(x) and valid(y)):
+    if not (_valid(x) and _valid(y)):
         return None
     return min(math.floor(x * width), width - 1), min(math.floor(y * height), height - 1)
+
+
+def _pixel_points(landmarks, width: int, height: int) -> dict:
+    """Index -> pixel coordinates of the landmarks drawn: not hidden, inside the image. Our own messages are read
+    from their set fields directly (Google's loops draw about 500 landmarks a frame); others through `_hidden`."""
+    points = {}
+    floor = math.floor
+    for idx, landmark in enumerate(landmarks):
+        if isinstance(landmark, _Point):
+            values = landmark._values
+            visibility, presence = values.get("visibility"), values.get("presence")
+            if ((visibility is not None and visibility < VISIBILITY_THRESHOLD)
+                    or (presence is not None and presence < PRESENCE_THRESHOLD)):
+                continue
+            x, y = values.get("x", 0.0), values.get("y", 0.0)
+        else:
+            if _hidden(landmark):
+                continue
+            x, y = landmark.x, landmark.y
+        if (0 <= x < 1 or _valid(x)) and (0 <= y < 1 or _valid(y)):
+            px, py = floor(x * width), floor(y * height)   # min(…, size − 1), as MediaPipe clips x = 1
+            points[idx] = (px if px < width else width - 1), (py if py < height else height - 1)
+    return points
 
 
 def _landmarks(landmark_list):
@@ -77,28 +107,26 @@ def draw_landmarks(image: np.ndarray, landmark_list, connections=None,
     cv2 = _cv2()
     rows, cols, _ = image.shape
     landmarks = _landmarks(landmark_list)
-    points = {}
-    for idx, landmark in enumerate(landmarks):
-        if _hidden(landmark):
-            continue
-        px = _normalized_to_pixel_coordinates(landmark.x, landmark.y, cols, rows)
-        if px:
-            points[idx] = px
+    points = _pixel_points(landmarks, cols, rows)
     if connections:
+        count = len(landmarks)
+        per_connection = isinstance(connection_drawing_spec, Mapping)
+        line = cv2.line
         for connection in connections:
             start, end = _endpoints(connection)
-            if not (0 <= start < len(landmarks) and 0 <= end < len(landmarks)):
+            if not (0 <= start < count and 0 <= end < count):
                 raise ValueError(f"Landmark index is out of range. Invalid connection from landmark #{start} "
                                  f"to landmark #{end}.")
             if start in points and end in points:
                 spec = connection_drawing_spec
-                if isinstance(spec, Mapping):
+                if per_connection:
                     key = connection if isinstance(connection, tuple) else (start, end)
                     spec = spec.get(key) or DrawingSpec()
-                cv2.line(image, points[start], points[end], spec.color, spec.thickness)
+                line(image, points[start], points[end], spec.color, spec.thickness)
     if is_drawing_landmarks and landmark_drawing_spec:
+        per_landmark = isinstance(landmark_drawing_spec, Mapping)
         for idx, px in points.items():
-            spec = landmark_drawing_spec[idx] if isinstance(landmark_drawing_spec, Mapping) else landmark_drawing_spec
+            spec = landmark_drawing_spec[idx] if per_landmark else landmark_drawing_spec
             border = max(spec.circle_radius + 1, int(spec.circle_radius * 1.2))
             cv2.circle(image, px, border, WHITE_COLOR, spec.thickness)
             cv2.circle(image, px, spec.circle_radius, spec.color, spec.thickness)
