@@ -62,8 +62,8 @@ final class AccurateHandPipeline: TaskPipeline {
                                           actual: "\(mode.smallestHandSize)")
         }
         workers = resources.workers
-        detectors = try TileSearch.Lanes(model: resources.model("detector"), workers: workers)
-        landmarkStage = try HandLandmarkStage(model: resources.model("landmarks"), workers: workers)
+        detectors = try TileSearch.Lanes(model: resources.model("detector"), workers: workers, planning: resources.planning)
+        landmarkStage = try HandLandmarkStage(model: resources.model("landmarks"), workers: workers, planning: resources.planning)
         tracker = HandTracker(numHands: options.numHands, minTrackingConfidence: options.minTrackingConfidence)
         presenceThreshold = options.minHandPresenceConfidence
         minScore = options.minHandDetectionConfidence

@@ -89,9 +89,10 @@ final class AccuratePosePipeline: TaskPipeline {
                                           actual: "\(mode.smallestPersonHeight)")
         }
         workers = resources.workers
-        detectors = try TileSearch.Lanes(model: resources.model("detector"), workers: workers)
+        detectors = try TileSearch.Lanes(model: resources.model("detector"), workers: workers, planning: resources.planning)
         segmentation = options.shouldOutputSegmentationMasks
-        landmarkStage = try PoseLandmarkStage(model: resources.model("landmarks"), workers: workers, segmentation: segmentation)
+        landmarkStage = try PoseLandmarkStage(model: resources.model("landmarks"), workers: workers, segmentation: segmentation,
+                                              planning: resources.planning)
         tracker = PoseTracker(numPoses: options.numPoses, minTrackingConfidence: options.minTrackingConfidence)
         presenceThreshold = options.minPosePresenceConfidence
         minScore = options.minPoseDetectionConfidence

@@ -68,8 +68,8 @@ final class HandPipeline: LandmarkPipeline {
 
     init(options: HandLandmarkerOptions, resources: TaskResources) throws {
         workers = resources.workers
-        detector = try PalmDetectorStage(model: resources.model("detector"), workers: workers)
-        landmarkStage = try HandLandmarkStage(model: resources.model("landmarks"), workers: workers)
+        detector = try PalmDetectorStage(model: resources.model("detector"), workers: workers, planning: resources.planning)
+        landmarkStage = try HandLandmarkStage(model: resources.model("landmarks"), workers: workers, planning: resources.planning)
         tracker = HandTracker(numHands: options.numHands, minTrackingConfidence: options.minTrackingConfidence)
         detection = (options.minHandDetectionConfidence, options.numHands)
         presenceThreshold = options.minHandPresenceConfidence

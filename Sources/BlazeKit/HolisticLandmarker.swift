@@ -76,10 +76,10 @@ public final class HolisticPipeline: TaskPipeline {
         } else {
             sideBySide = nil
         }
-        faceDetector = try FaceDetectorStage(model: resources.model("faceDetector"), workers: workers)
+        faceDetector = try FaceDetectorStage(model: resources.model("faceDetector"), workers: workers, planning: resources.planning)
         faceDetector.nmsThreshold = options.minFaceSuppressionThreshold
         faceLandmarks = try FaceLandmarkStage(model: resources.model("faceLandmarks"), workers: workers,
-                                              withAttention: options.refineFaceLandmarks)
+                                              withAttention: options.refineFaceLandmarks, planning: resources.planning)
         thresholds = (options.minFaceDetectionConfidence, options.minFaceLandmarksConfidence, options.minHandLandmarksConfidence)
     }
 
@@ -169,8 +169,8 @@ private struct HandStages {
     let landmarks: HandLandmarkStage
 
     init(resources: TaskResources, workers: WorkerPool) throws {
-        recrop = try HandRecropStage(model: resources.model("handRecrop"), workers: workers)
-        landmarks = try HandLandmarkStage(model: resources.model("handLandmarks"), workers: workers)
+        recrop = try HandRecropStage(model: resources.model("handRecrop"), workers: workers, planning: resources.planning)
+        landmarks = try HandLandmarkStage(model: resources.model("handLandmarks"), workers: workers, planning: resources.planning)
         landmarks.keepsAspectRatio = true
     }
 }

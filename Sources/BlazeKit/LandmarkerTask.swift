@@ -141,8 +141,8 @@ open class LandmarkerTask<Definition: TaskDefinition>: @unchecked Sendable {
         try self.init(options: .withModelAssetPath(modelPath))
     }
 
-    /// Copies and validates `options`, loads the models and plans the networks on one worker pool of
-    /// `baseOptions.threadCount` threads. In `.liveStream` mode it starts the task's serial queue, which
+    /// Copies and validates `options`, loads the models and plans the networks (as `baseOptions.kernelPlanning`
+    /// says) on one worker pool of `baseOptions.threadCount` threads. In `.liveStream` mode it starts the task's serial queue, which
     /// calls the options' delegate.
     public init(options: Options) throws {
         let options = options.copy()
@@ -151,7 +151,8 @@ open class LandmarkerTask<Definition: TaskDefinition>: @unchecked Sendable {
         let workers = WorkerPool(threadCount: options.baseOptions.threadCount)
         createdWith = options
         runningMode = options.runningMode
-        pipeline = LockedPipeline(try Definition.makePipeline(options: options, resources: TaskResources(models: models, workers: workers)))
+        let resources = TaskResources(models: models, workers: workers, planning: options.baseOptions.kernelPlanning)
+        pipeline = LockedPipeline(try Definition.makePipeline(options: options, resources: resources))
         guard runningMode == .liveStream else { return }
         let pipeline = self.pipeline
         let task = WeakReference(self)

@@ -45,10 +45,11 @@ final class LegacyPosePipeline: LandmarkPipeline {
                                           actual: "an accurate mode")
         }
         workers = resources.workers
-        detector = try PoseDetectorStage(model: resources.model("detector"), workers: workers)
+        detector = try PoseDetectorStage(model: resources.model("detector"), workers: workers, planning: resources.planning)
         detector.nmsThreshold = Self.nmsThreshold
         segmentation = options.shouldOutputSegmentationMasks
-        landmarkStage = try PoseLandmarkStage(model: resources.model("landmarks"), workers: workers, segmentation: segmentation)
+        landmarkStage = try PoseLandmarkStage(model: resources.model("landmarks"), workers: workers, segmentation: segmentation,
+                                              planning: resources.planning)
         landmarkStage.keepsAspectRatio = true
         landmarkStage.decoder.heatmapKernelSize = Self.heatmapKernelSize
         let video = options.runningMode != .image
@@ -106,10 +107,10 @@ final class LegacyHandPipeline: LandmarkPipeline {
                                           actual: "an accurate mode")
         }
         workers = resources.workers
-        detector = try PalmDetectorStage(model: resources.model("detector"), workers: workers)
+        detector = try PalmDetectorStage(model: resources.model("detector"), workers: workers, planning: resources.planning)
         detector.rectConversion = .palmDetectionLegacy
         detector.removesLetterbox = true
-        landmarkStage = try HandLandmarkStage(model: resources.model("landmarks"), workers: workers)
+        landmarkStage = try HandLandmarkStage(model: resources.model("landmarks"), workers: workers, planning: resources.planning)
         landmarkStage.keepsAspectRatio = true
         tracker = LegacyHandTracker(numHands: options.numHands)
         detection = (options.minHandDetectionConfidence, options.numHands)

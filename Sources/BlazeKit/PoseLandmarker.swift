@@ -72,9 +72,10 @@ final class PosePipeline: LandmarkPipeline {
 
     init(options: PoseLandmarkerOptions, resources: TaskResources) throws {
         workers = resources.workers
-        detector = try PoseDetectorStage(model: resources.model("detector"), workers: workers)
+        detector = try PoseDetectorStage(model: resources.model("detector"), workers: workers, planning: resources.planning)
         segmentation = options.shouldOutputSegmentationMasks
-        landmarkStage = try PoseLandmarkStage(model: resources.model("landmarks"), workers: workers, segmentation: segmentation)
+        landmarkStage = try PoseLandmarkStage(model: resources.model("landmarks"), workers: workers, segmentation: segmentation,
+                                              planning: resources.planning)
         tracker = PoseTracker(numPoses: options.numPoses, minTrackingConfidence: options.minTrackingConfidence)
         detection = (options.minPoseDetectionConfidence, options.numPoses)
         presenceThreshold = options.minPosePresenceConfidence

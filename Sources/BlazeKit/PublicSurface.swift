@@ -25,6 +25,9 @@
 @_exported import enum BlazeModelFormat.ModelFormatError
 @_exported import enum BlazeRuntime.RuntimeError
 
+// How a task's networks pick their kernels: BaseOptions.kernelPlanning (BlazeKit's addition).
+@_exported import enum BlazeRuntime.Planning
+
 // Identities across video frames (BlazeKit's addition): the options of PoseLandmarkerOptions.identity and
 // HandLandmarkerOptions.identity.
 @_exported import struct BlazeTracking.IdentityOptions

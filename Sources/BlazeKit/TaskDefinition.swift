@@ -107,6 +107,9 @@ public struct TaskResources {
     public let workers: WorkerPool
     /// `baseOptions.threadCount`.
     public var threadCount: Int { workers.threadCount }
+    /// `baseOptions.kernelPlanning`: how each network the pipeline plans picks its kernels (pass it to every
+    /// stage, e.g. `PoseDetectorStage(model:workers:planning:)`).
+    public let planning: Planning
 
     /// The model of the role named `role`; throws ``TaskError/modelNotFound(path:reason:)`` when the
     /// definition did not ask for it.

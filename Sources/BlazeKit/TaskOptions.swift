@@ -17,8 +17,9 @@ public enum Delegate: String, Sendable, Codable, CaseIterable {
     case GPU
 }
 
-/// Options shared by every task: where the model comes from, where it runs and how many threads it may
-/// use (MediaPipe Tasks' `BaseOptions`).
+/// Options shared by every task: where the model comes from, where it runs, how many threads it may use
+/// and how its kernels are planned (MediaPipe Tasks' `BaseOptions`, with BlazeKit's `threadCount` and
+/// `kernelPlanning`).
 ///
 /// A reference type, as MediaPipe's is, so `options.baseOptions.modelAssetPath = path` works on an
 /// options object declared with `let`. A task copies its options when it is created.
@@ -33,27 +34,35 @@ public final class BaseOptions: Equatable, CustomStringConvertible {
     public var threadCount: Int
     /// `.CPU` (the default) or `.GPU`, which runs on the CPU with a warning.
     public var delegate: Delegate
+    /// How the task's networks choose among kernels that compute the same bits, when the task is created.
+    /// BlazeKit's own addition. `.measured` (the default) times the candidates on this machine and keeps the
+    /// faster; `.fixed` follows fixed rules and times nothing, for a quicker start and the same kernels on
+    /// every run. The results are identical either way; only speed differs.
+    public var kernelPlanning: Planning
 
-    /// The built-in models on one CPU thread unless given.
-    public init(modelAssetPath: String? = nil, threadCount: Int = 1, delegate: Delegate = .CPU) {
+    /// The built-in models on one CPU thread, kernels planned by measuring, unless given.
+    public init(modelAssetPath: String? = nil, threadCount: Int = 1, delegate: Delegate = .CPU, kernelPlanning: Planning = .measured) {
         self.modelAssetPath = modelAssetPath
         self.threadCount = threadCount
         self.delegate = delegate
+        self.kernelPlanning = kernelPlanning
     }
 
     /// An independent copy.
     public func copy() -> BaseOptions {
-        BaseOptions(modelAssetPath: modelAssetPath, threadCount: threadCount, delegate: delegate)
+        BaseOptions(modelAssetPath: modelAssetPath, threadCount: threadCount, delegate: delegate, kernelPlanning: kernelPlanning)
     }
 
     /// Equal when every option is.
     public static func == (a: BaseOptions, b: BaseOptions) -> Bool {
         a.modelAssetPath == b.modelAssetPath && a.threadCount == b.threadCount && a.delegate == b.delegate
+            && a.kernelPlanning == b.kernelPlanning
     }
 
-    /// The options as `BaseOptions(modelAssetPath: …, threadCount: …, delegate: …)`.
+    /// The options as `BaseOptions(modelAssetPath: …, threadCount: …, delegate: …, kernelPlanning: …)`.
     public var description: String {
-        "BaseOptions(modelAssetPath: \(modelAssetPath.map { "\"\($0)\"" } ?? "nil"), threadCount: \(threadCount), delegate: .\(delegate.rawValue))"
+        "BaseOptions(modelAssetPath: \(modelAssetPath.map { "\"\($0)\"" } ?? "nil"), threadCount: \(threadCount), "
+            + "delegate: .\(delegate.rawValue), kernelPlanning: .\(kernelPlanning))"
     }
 }
 

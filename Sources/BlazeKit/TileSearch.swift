@@ -1,6 +1,7 @@
 import BlazeImage
 import BlazeKernels
 import BlazeModelFormat
+import BlazeRuntime
 import BlazeStages
 
 /// What the accurate modes' tiled searches share: the pyramid of square tiles a detector runs over, the
@@ -59,7 +60,7 @@ enum TileSearch {
 
     /// A detector stage the tiled searches run: the pose and the palm detectors.
     protocol Detector: AnyObject {
-        init(model: ModelFile, workers: WorkerPool) throws
+        init(model: ModelFile, workers: WorkerPool, planning: Planning) throws
         func detect(in image: Image, rect: NormalizedRect, minScore: Float) throws -> [Detection]
     }
 
@@ -74,10 +75,10 @@ enum TileSearch {
         /// The most single-threaded copies (each holds its own packed weights and activations).
         static var maxLanes: Int { 4 }
 
-        init(model: ModelFile, workers: WorkerPool) throws {
-            shared = try D(model: model, workers: workers)
+        init(model: ModelFile, workers: WorkerPool, planning: Planning) throws {
+            shared = try D(model: model, workers: workers, planning: planning)
             let count = workers.threadCount > 1 ? min(workers.threadCount, Self.maxLanes) : 0
-            lanes = try (0..<count).map { _ in try D(model: model, workers: WorkerPool(threadCount: 1)) }
+            lanes = try (0..<count).map { _ in try D(model: model, workers: WorkerPool(threadCount: 1), planning: planning) }
             self.workers = workers
         }
 

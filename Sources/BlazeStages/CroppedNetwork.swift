@@ -18,13 +18,16 @@ public final class CroppedNetwork {
     private var crop: [UInt8]
 
     /// - Parameters:
+    ///   - workers: the threads the network runs on (shared with the pipeline's other networks).
     ///   - role: what the model should be, for the error message (e.g. "a pose detector").
     ///   - outputs: the exact output shapes, in order.
     ///   - computedOutputs: the outputs to compute (nil: all); see `RuntimeOptions.computedOutputs`.
+    ///   - planning: how the session picks among kernels that give the same bits; see `RuntimeOptions.planning`.
     /// - Throws: `RuntimeError.modelMismatch` naming the file, the expected and the actual shapes.
-    ///   - workers: the threads the network runs on (shared with the pipeline's other networks).
-    public init(model: ModelFile, workers: WorkerPool, role: String, outputs expected: [[Int]], computedOutputs: Set<Int>? = nil) throws {
-        session = try InferenceSession(model: model, options: RuntimeOptions(threadCount: workers.threadCount, computedOutputs: computedOutputs),
+    public init(model: ModelFile, workers: WorkerPool, role: String, outputs expected: [[Int]], computedOutputs: Set<Int>? = nil,
+                planning: Planning = .measured) throws {
+        session = try InferenceSession(model: model, options: RuntimeOptions(threadCount: workers.threadCount, computedOutputs: computedOutputs,
+                                                                             planning: planning),
                                        workers: workers)
         let input = model.metadata.input
         let outputs = session.outputDescriptions.map(\.shape)

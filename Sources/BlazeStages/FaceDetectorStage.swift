@@ -16,11 +16,12 @@ public final class FaceDetectorStage {
     public var nmsThreshold: Float = 0.3
     let anchors: [Anchor]
 
+    /// - Parameter planning: how the session picks among kernels that give the same bits (`RuntimeOptions.planning`).
     /// - Throws: `RuntimeError.modelMismatch` unless the model has BlazeFace short range's outputs
     ///   (`[1,896,16]` boxes and `[1,896,1]` scores).
-    public init(model: ModelFile, workers: WorkerPool) throws {
+    public init(model: ModelFile, workers: WorkerPool, planning: Planning = .measured) throws {
         network = try CroppedNetwork(model: model, workers: workers, role: "a face detector (face_detection_short_range)",
-                                     outputs: [[1, 896, 16], [1, 896, 1]])
+                                     outputs: [[1, 896, 16], [1, 896, 1]], planning: planning)
         var options = SSDAnchorOptions.faceDetectionShortRange
         options.inputSizeWidth = network.tensorWidth
         options.inputSizeHeight = network.tensorHeight

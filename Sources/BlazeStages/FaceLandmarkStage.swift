@@ -19,11 +19,12 @@ public final class FaceLandmarkStage {
     static let attentionOutputs = [[1, 1, 1, 1404], [1, 1, 1, 160], [1, 1, 1, 142], [1, 1, 1, 142], [1, 1, 1, 10], [1, 1, 1, 10], [1, 1, 1, 1]]
 
     /// - Parameter withAttention: whether `model` is `face_landmark_with_attention`.
+    /// - Parameter planning: how the session picks among kernels that give the same bits (`RuntimeOptions.planning`).
     /// - Throws: `RuntimeError.modelMismatch` unless the model has that mesh's outputs.
-    public init(model: ModelFile, workers: WorkerPool, withAttention: Bool) throws {
+    public init(model: ModelFile, workers: WorkerPool, withAttention: Bool, planning: Planning = .measured) throws {
         network = try CroppedNetwork(model: model, workers: workers,
                                      role: withAttention ? "the attention face mesh (face_landmark_with_attention)" : "a face mesh (face_landmark)",
-                                     outputs: withAttention ? Self.attentionOutputs : Self.plainOutputs)
+                                     outputs: withAttention ? Self.attentionOutputs : Self.plainOutputs, planning: planning)
         self.withAttention = withAttention
     }
 

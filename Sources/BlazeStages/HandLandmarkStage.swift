@@ -16,11 +16,12 @@ public final class HandLandmarkStage {
     /// `keep_aspect_ratio`; Tasks leaves it unset (stretch). ROIs are square in pixels.
     public var keepsAspectRatio = false
 
+    /// - Parameter planning: how the session picks among kernels that give the same bits (`RuntimeOptions.planning`).
     /// - Throws: `RuntimeError.modelMismatch` unless the model has the hand landmark outputs
     ///   (`[1,63]`, `[1,1]`, `[1,1]`, `[1,63]`, in that order).
-    public init(model: ModelFile, workers: WorkerPool) throws {
+    public init(model: ModelFile, workers: WorkerPool, planning: Planning = .measured) throws {
         network = try CroppedNetwork(model: model, workers: workers, role: "a hand landmark model",
-                                     outputs: [[1, 63], [1, 1], [1, 1], [1, 63]])
+                                     outputs: [[1, 63], [1, 1], [1, 1], [1, 63]], planning: planning)
         var decoder = HandLandmarkDecoder()
         decoder.inputWidth = network.tensorWidth
         decoder.inputHeight = network.tensorHeight

@@ -12,9 +12,11 @@ import BlazeRuntime
 public final class HandRecropStage {
     public let network: CroppedNetwork
 
+    /// - Parameter planning: how the session picks among kernels that give the same bits (`RuntimeOptions.planning`).
     /// - Throws: `RuntimeError.modelMismatch` unless the model outputs `[1,1,1,4]` (two points, x and y).
-    public init(model: ModelFile, workers: WorkerPool) throws {
-        network = try CroppedNetwork(model: model, workers: workers, role: "a hand re-crop model (hand_recrop)", outputs: [[1, 1, 1, 4]])
+    public init(model: ModelFile, workers: WorkerPool, planning: Planning = .measured) throws {
+        network = try CroppedNetwork(model: model, workers: workers, role: "a hand re-crop model (hand_recrop)", outputs: [[1, 1, 1, 4]],
+                                     planning: planning)
     }
 
     /// The network's two points in image-normalized coordinates, for `roi`.

@@ -24,11 +24,12 @@ public final class PalmDetectorStage {
     public var removesLetterbox = false
     let anchors: [Anchor]
 
+    /// - Parameter planning: how the session picks among kernels that give the same bits (`RuntimeOptions.planning`).
     /// - Throws: `RuntimeError.modelMismatch` when the model's input or outputs are not the palm
     ///   detector's (`[1,H,W,3]` in, `[1,2016,18]` and `[1,2016,1]` out).
-    public init(model: ModelFile, workers: WorkerPool) throws {
+    public init(model: ModelFile, workers: WorkerPool, planning: Planning = .measured) throws {
         network = try CroppedNetwork(model: model, workers: workers, role: "a palm detector",
-                                     outputs: [[1, 2016, 18], [1, 2016, 1]])
+                                     outputs: [[1, 2016, 18], [1, 2016, 1]], planning: planning)
         var options = SSDAnchorOptions.palmDetection
         options.inputSizeWidth = network.tensorWidth
         options.inputSizeHeight = network.tensorHeight

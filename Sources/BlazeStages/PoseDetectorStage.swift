@@ -13,11 +13,12 @@ public final class PoseDetectorStage {
     public var nmsThreshold: Float = 0.5
     let anchors: [Anchor]
 
+    /// - Parameter planning: how the session picks among kernels that give the same bits (`RuntimeOptions.planning`).
     /// - Throws: `RuntimeError.modelMismatch` when the model's input or outputs are not the pose
     ///   detector's (`[1,224,224,3]` in, `[1,2254,12]` and `[1,2254,1]` out).
-    public init(model: ModelFile, workers: WorkerPool) throws {
+    public init(model: ModelFile, workers: WorkerPool, planning: Planning = .measured) throws {
         network = try CroppedNetwork(model: model, workers: workers, role: "a pose detector",
-                                     outputs: [[1, 2254, 12], [1, 2254, 1]])
+                                     outputs: [[1, 2254, 12], [1, 2254, 1]], planning: planning)
         var options = SSDAnchorOptions.poseDetection
         options.inputSizeWidth = network.tensorWidth
         options.inputSizeHeight = network.tensorHeight

@@ -23,12 +23,13 @@ public final class PoseLandmarkStage {
     public var keepsAspectRatio = false
 
     /// - Parameter segmentation: plan the segmentation head too (needed for masks).
+    /// - Parameter planning: how the session picks among kernels that give the same bits (`RuntimeOptions.planning`).
     /// - Throws: `RuntimeError.modelMismatch` unless the model has the pose landmark outputs
     ///   (`[1,195]`, `[1,1]`, `[1,256,256,1]`, `[1,64,64,39]`, `[1,117]`).
-    public init(model: ModelFile, workers: WorkerPool, segmentation: Bool = true) throws {
+    public init(model: ModelFile, workers: WorkerPool, segmentation: Bool = true, planning: Planning = .measured) throws {
         network = try CroppedNetwork(model: model, workers: workers, role: "a pose landmark model",
                                      outputs: [[1, 195], [1, 1], [1, 256, 256, 1], [1, 64, 64, 39], [1, 117]],
-                                     computedOutputs: segmentation ? nil : [0, 1, 3, 4])
+                                     computedOutputs: segmentation ? nil : [0, 1, 3, 4], planning: planning)
         computesSegmentation = segmentation
     }
 
