@@ -24,6 +24,10 @@ public class CommonPoseDetectorOptions {
     /// Threads per inference, 1…64 (BlazeKit's `BaseOptions.threadCount`; ML Kit has no such option and
     /// picks for itself). 1 by default.
     public var threadCount = 1
+    /// How the networks pick their kernels when the detector is made (BlazeKit's `BaseOptions.kernelPlanning`;
+    /// not in ML Kit): `.measured` (the default) times the candidates, `.fixed` follows fixed rules. The
+    /// results are the same either way.
+    public var kernelPlanning: Planning = .measured
     /// BlazeKit's accurate mode (`PoseAccurateMode`; ML Kit has no such option): finds people too small,
     /// turned or crowded for MediaPipe's detector, at a higher cost. nil (the default) gives MediaPipe's
     /// results.
@@ -75,6 +79,7 @@ public final class PoseDetector: @unchecked Sendable {
         o.numPoses = 1
         o.runningMode = options.detectorMode == .stream ? .video : .image
         o.baseOptions.threadCount = options.threadCount
+        o.baseOptions.kernelPlanning = options.kernelPlanning
         o.accurateMode = options.accurateMode
         mode = options.detectorMode
         loaded = Result { try PoseLandmarker(options: o) }

@@ -155,6 +155,9 @@ public final class VNDetectHumanBodyPoseRequest: VNRequest, @unchecked Sendable 
     public var model: PoseLandmarkerModel = .full
     /// Threads per inference (not in Vision). Default 1.
     public var threadCount = 1
+    /// How the networks pick their kernels when they are planned (BlazeKit's `BaseOptions.kernelPlanning`, not
+    /// in Vision): `.measured` (the default) or `.fixed`. The results are the same either way.
+    public var kernelPlanning: Planning = .measured
     /// BlazeKit's accurate mode (`PoseAccurateMode`, not in Vision): finds people too small, turned or
     /// crowded for MediaPipe's detector, at a higher cost. nil (the default) gives MediaPipe's results.
     public var accurateMode: PoseAccurateMode?
@@ -164,7 +167,8 @@ public final class VNDetectHumanBodyPoseRequest: VNRequest, @unchecked Sendable 
     public var bodyResults: [VNHumanBodyPoseObservation]? { results?.compactMap { $0 as? VNHumanBodyPoseObservation } }
 
     override func perform(on image: Image) throws -> [VNObservation] {
-        let result = try landmarker.detect(image, threadCount: threadCount, settings: [maximumPeopleCount, model, accurateMode]) { options in
+        let result = try landmarker.detect(image, threadCount: threadCount, kernelPlanning: kernelPlanning,
+                                           settings: [maximumPeopleCount, model, accurateMode]) { options in
             (options.numPoses, options.model, options.accurateMode) = (maximumPeopleCount, model, accurateMode)
         }
         return zip(result.landmarks, result.worldLandmarks).map { VNHumanBodyPoseObservation(landmarks: $0, worldLandmarks: $1) }

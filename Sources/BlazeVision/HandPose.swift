@@ -131,6 +131,8 @@ public final class VNDetectHumanHandPoseRequest: VNRequest, @unchecked Sendable 
     public var model: HandLandmarkerModel = .full
     /// Threads per inference (not in Vision). Default 1.
     public var threadCount = 1
+    /// As ``VNDetectHumanBodyPoseRequest/kernelPlanning``. Default `.measured`.
+    public var kernelPlanning: Planning = .measured
     /// BlazeKit's accurate mode for hands (`HandAccurateMode`, not in Vision): finds hands too small for
     /// MediaPipe's palm detector, at a higher cost. nil (the default) gives MediaPipe's results.
     public var accurateMode: HandAccurateMode?
@@ -140,7 +142,8 @@ public final class VNDetectHumanHandPoseRequest: VNRequest, @unchecked Sendable 
     public var handResults: [VNHumanHandPoseObservation]? { results?.compactMap { $0 as? VNHumanHandPoseObservation } }
 
     override func perform(on image: Image) throws -> [VNObservation] {
-        let result = try landmarker.detect(image, threadCount: threadCount, settings: [maximumHandCount, model, accurateMode]) { options in
+        let result = try landmarker.detect(image, threadCount: threadCount, kernelPlanning: kernelPlanning,
+                                           settings: [maximumHandCount, model, accurateMode]) { options in
             (options.numHands, options.model, options.accurateMode) = (maximumHandCount, model, accurateMode)
         }
         return result.landmarks.indices.map {

@@ -273,17 +273,18 @@ final class RequestLandmarker<Definition: TaskDefinition>: @unchecked Sendable {
     private var settings: [AnyHashable] = []
     private let lock = NSLock()
 
-    /// `image` through the landmarker made for `threadCount` and `settings` (made again, with default options
-    /// that `configure` sets, when they differ from the last ones).
-    func detect(_ image: Image, threadCount: Int, settings: [AnyHashable],
+    /// `image` through the landmarker made for `threadCount`, `kernelPlanning` and `settings` (made again, with
+    /// default options that `configure` sets, when they differ from the last ones).
+    func detect(_ image: Image, threadCount: Int, kernelPlanning: Planning, settings: [AnyHashable],
                 configure: (Definition.Options) -> Void) throws -> Definition.Result {
         lock.lock()
         defer { lock.unlock() }
-        let settings = settings + [threadCount]
+        let settings = settings + [threadCount, kernelPlanning]
         if task == nil || settings != self.settings {
             task = nil
             let options = Definition.Options()
             options.baseOptions.threadCount = threadCount
+            options.baseOptions.kernelPlanning = kernelPlanning
             configure(options)
             task = try LandmarkerTask<Definition>(options: options)
             self.settings = settings
