@@ -152,7 +152,7 @@ let package = Package(
         .testTarget(name: "BlazeTrackingTests", dependencies: ["BlazeTracking", "BlazeStages"]),
         // A host program that uses OpenBLAS itself and embeds BlazeKit; HostProcessTests runs it.
         .executableTarget(name: "HostProcessCheck", dependencies: ["BlazeKit", "CBLAS"], path: "Tests/HostProcessCheck"),
-        .testTarget(name: "BlazeKitTests", dependencies: ["BlazeKit", "BlazeImage", "HostProcessCheck", "BlazeTestSupport"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "BlazeKitTests", dependencies: ["BlazeKit", "BlazeImage", "BlazeRuntime", "HostProcessCheck", "BlazeTestSupport"], resources: [.copy("Fixtures")]),
         // These two read the photos in Tests/BlazeKitTests/Fixtures by path (BlazeTestSupport's fixturePhoto).
         .testTarget(name: "BlazeMLKitTests", dependencies: ["BlazeMLKit", "BlazeKit", "BlazeTestSupport"]),
         // A task defined with BlazeKit's public API alone (no @testable, no engine module), run in all three

@@ -38,18 +38,6 @@ private final class ThreadSlots<T>: @unchecked Sendable {
     init(_ count: Int) { values = Array(repeating: nil, count: count) }
 }
 
-/// Every float of the landmarks as its bit pattern (`==` on Float would let -0 pass for +0); a missing
-/// visibility or presence is a value no float has.
-private func bits(_ landmarks: [[NormalizedLandmark]], _ world: [[Landmark]]) -> [UInt64] {
-    func b(_ v: Float?) -> UInt64 { v.map { UInt64($0.bitPattern) } ?? UInt64.max }
-    return landmarks.flatMap { $0.flatMap { [b($0.x), b($0.y), b($0.z), b($0.visibility), b($0.presence)] } } + [0xFFFF_0000_0000]
-        + world.flatMap { $0.flatMap { [b($0.x), b($0.y), b($0.z), b($0.visibility), b($0.presence)] } }
-}
-private func bits(_ r: PoseLandmarkerResult) -> [UInt64] {
-    bits(r.landmarks, r.worldLandmarks) + r.segmentationMasks.flatMap { $0.float32Data.map { UInt64($0.bitPattern) } }
-}
-private func bits(_ r: HandLandmarkerResult) -> [UInt64] { bits(r.landmarks, r.worldLandmarks) }
-
 /// Collects live-stream callbacks with the state of the world when each arrived.
 private final class ReleaseRecorder: PoseLandmarkerLiveStreamDelegate, HandLandmarkerLiveStreamDelegate, @unchecked Sendable {
     private let lock = NSLock()

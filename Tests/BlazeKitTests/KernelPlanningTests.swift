@@ -1,0 +1,126 @@
+import BlazeImage
+import BlazeKit
+import BlazeRuntime
+import BlazeTestSupport
+import Foundation
+import Testing
+
+/// `BaseOptions.kernelPlanning`: it reaches every network a task plans, and `.fixed` gives the same bits as
+/// `.measured`, the default.
+@Suite struct KernelPlanningTests {
+    /// The PNG photos of `Fixtures/<directory>` (masks left out), in name order.
+    static func photos(_ directory: String) throws -> [Image] {
+        let url = Bundle.module.resourceURL!.appendingPathComponent("Fixtures/\(directory)")
+        return try FileManager.default.contentsOfDirectory(atPath: url.path).sorted()
+            .filter { $0.hasSuffix(".png") && !$0.contains(".mask") }
+            .map { try Image(contentsOfPNGFile: url.appendingPathComponent($0).path) }
+    }
+
+    /// Each pipeline a task may build, with the number of networks it plans at two threads.
+    enum Pipeline: String, CaseIterable, CustomStringConvertible {
+        case pose, poseAccurate, poseLegacy, hand, handAccurate, handLegacy, holistic
+
+        var description: String { rawValue }
+
+        /// Detector and landmarks; the accurate modes add a single-threaded detector per thread (two); holistic
+        /// is the pose's two, the face detector and mesh, and three hand pairs (re-crop and landmarks: one on
+        /// the task's threads, one per side on a thread each).
+        var networksAtTwoThreads: Int {
+            switch self {
+            case .pose, .poseLegacy, .hand, .handLegacy: return 2
+            case .poseAccurate, .handAccurate: return 4
+            case .holistic: return 10
+            }
+        }
+
+        func task(planning: Planning, threads: Int) throws -> AnyObject {
+            func configure(_ options: TaskOptions) {
+                options.baseOptions.kernelPlanning = planning
+                options.baseOptions.threadCount = threads
+            }
+            switch self {
+            case .pose, .poseAccurate, .poseLegacy:
+                let options = PoseLandmarkerOptions()
+                configure(options)
+                options.shouldOutputSegmentationMasks = true
+                if self == .poseAccurate { options.accurateMode = PoseAccurateMode() }
+                if self == .poseLegacy { options.legacySolution = LegacyPoseSolution() }
+                return try PoseLandmarker(options: options)
+            case .hand, .handAccurate, .handLegacy:
+                let options = HandLandmarkerOptions()
+                configure(options)
+                if self == .handAccurate { options.accurateMode = HandAccurateMode() }
+                if self == .handLegacy { options.legacySolution = LegacyHandSolution() }
+                return try HandLandmarker(options: options)
+            case .holistic:
+                let options = HolisticLandmarkerOptions()
+                configure(options)
+                return try HolisticLandmarker(options: options)
+            }
+        }
+    }
+
+    /// Every session the task holds was planned as its base options say; none is left at the default.
+    @Test(arguments: Pipeline.allCases)
+    func everyNetworkIsPlannedAsTheBaseOptionsSay(pipeline: Pipeline) throws {
+        for planning in [Planning.fixed, .measured] {
+            let sessions = reachableObjects(InferenceSession.self, from: try pipeline.task(planning: planning, threads: 2))
+            #expect(sessions.count == pipeline.networksAtTwoThreads, "\(pipeline) \(planning): \(sessions.count) sessions")
+            #expect(sessions.allSatisfy { $0.options.planning == planning },
+                    "\(pipeline) \(planning): \(sessions.map { "\($0.model.path): \($0.options.planning)" })")
+        }
+    }
+
+    /// Copies, equality and the description carry the option.
+    @Test func baseOptionsCarryKernelPlanning() {
+        let base = BaseOptions(threadCount: 2, kernelPlanning: .fixed)
+        #expect(BaseOptions().kernelPlanning == .measured)
+        #expect(base.copy() == base && base.copy().kernelPlanning == .fixed)
+        #expect(base != BaseOptions(threadCount: 2))
+        #expect(base.description.hasSuffix("kernelPlanning: .fixed)"), "\(base)")
+        let options = PoseLandmarkerOptions()
+        options.baseOptions.kernelPlanning = .fixed
+        #expect(options.copy().baseOptions.kernelPlanning == .fixed)
+    }
+
+    /// Pose (two people, masks) on the pose photos, in image mode and as the frames of a clip, the same bits
+    /// with either planning, at one thread and at two.
+    @Test(arguments: [1, 2])
+    func poseResultsAreTheSameBits(threads: Int) throws {
+        let photos = try Self.photos("pose"), frames = try Self.photos("identity")
+        func results(_ planning: Planning) throws -> [[UInt64]] {
+            let options = PoseLandmarkerOptions()
+            options.baseOptions = BaseOptions(threadCount: threads, kernelPlanning: planning)
+            options.numPoses = 2
+            options.shouldOutputSegmentationMasks = true
+            let images = try PoseLandmarker(options: options)
+            options.runningMode = .video
+            let video = try PoseLandmarker(options: options)
+            return try photos.map { bits(try images.detect(image: $0)) }
+                + frames.enumerated().map { bits(try video.detect(videoFrame: $1, timestampInMilliseconds: 40 * $0)) }
+        }
+        let measured = try results(.measured), fixed = try results(.fixed)
+        #expect(measured.count == 21 && measured.contains { $0.count > 1000 })
+        for (i, (a, b)) in zip(measured, fixed).enumerated() { #expect(a == b, "input \(i) at \(threads) threads") }
+    }
+
+    /// Hands (two) on the hand photos, and holistic on the pose photos: the same bits with either planning.
+    @Test(arguments: [1, 2])
+    func handAndHolisticResultsAreTheSameBits(threads: Int) throws {
+        let hands = try Self.photos("hand"), people = try Self.photos("pose")
+        func results(_ planning: Planning) throws -> [[UInt64]] {
+            let options = HandLandmarkerOptions()
+            options.baseOptions = BaseOptions(threadCount: threads, kernelPlanning: planning)
+            options.numHands = 2
+            let hand = try HandLandmarker(options: options)
+            let holisticOptions = HolisticLandmarkerOptions()
+            holisticOptions.baseOptions = BaseOptions(threadCount: threads, kernelPlanning: planning)
+            holisticOptions.shouldOutputPoseSegmentationMasks = true
+            let holistic = try HolisticLandmarker(options: holisticOptions)
+            return try hands.map { bits(try hand.detect(image: $0)) } + people.map { bits(try holistic.detect(image: $0)) }
+        }
+        let measured = try results(.measured), fixed = try results(.fixed)
+        #expect(measured.count == 10 && measured.prefix(5).contains { $0.count > 100 } && measured.suffix(5).contains { $0.count > 1000 })
+        for (i, (a, b)) in zip(measured, fixed).enumerated() { #expect(a == b, "input \(i) at \(threads) threads") }
+    }
+}
