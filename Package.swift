@@ -154,10 +154,10 @@ let package = Package(
         .executableTarget(name: "HostProcessCheck", dependencies: ["BlazeKit", "CBLAS"], path: "Tests/HostProcessCheck"),
         .testTarget(name: "BlazeKitTests", dependencies: ["BlazeKit", "BlazeImage", "BlazeRuntime", "HostProcessCheck", "BlazeTestSupport"], resources: [.copy("Fixtures")]),
         // These two read the photos in Tests/BlazeKitTests/Fixtures by path (BlazeTestSupport's fixturePhoto).
-        .testTarget(name: "BlazeMLKitTests", dependencies: ["BlazeMLKit", "BlazeKit", "BlazeTestSupport"]),
+        .testTarget(name: "BlazeMLKitTests", dependencies: ["BlazeMLKit", "BlazeKit", "BlazeRuntime", "BlazeTestSupport"]),
         // A task defined with BlazeKit's public API alone (no @testable, no engine module), run in all three
         // modes; and what `import BlazeKit` does and does not show. Reads Tests/BlazeKitTests/Fixtures by path.
         .testTarget(name: "OutsideTaskTests", dependencies: ["BlazeKit"]),
-        .testTarget(name: "BlazeVisionTests", dependencies: ["BlazeVision", "BlazeKit", "BlazeTestSupport"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "BlazeVisionTests", dependencies: ["BlazeVision", "BlazeKit", "BlazeRuntime", "BlazeTestSupport"], resources: [.copy("Fixtures")]),
     ]
 )

@@ -1,5 +1,6 @@
 import BlazeKit
 import BlazeMLKit
+import BlazeRuntime
 import BlazeTestSupport
 import Foundation
 import Testing
@@ -227,6 +228,18 @@ final class Results: @unchecked Sendable {
                 // The photo (854×480, halved) covers x 1200–1627, y 600–840 of the frame.
                 #expect((1200...1627).contains(nose.position.x) && (600...840).contains(nose.position.y), "nose at \(nose.position)")
             }
+        }
+    }
+}
+
+/// ML Kit's options with BlazeKit's kernel planning: both networks of the detector are planned as it says.
+@Suite struct PoseDetectorKernelPlanningTests {
+    @Test func bothNetworksArePlannedAsTheOptionSays() throws {
+        for planning in [Planning.fixed, .measured] {
+            let options = PoseDetectorOptions()
+            options.kernelPlanning = planning
+            let sessions = reachableObjects(InferenceSession.self, from: PoseDetector.poseDetector(options: options))
+            #expect(sessions.count == 2 && sessions.allSatisfy { $0.options.planning == planning }, "\(planning): \(sessions.map(\.options))")
         }
     }
 }

@@ -1,4 +1,5 @@
 import BlazeKit
+import BlazeRuntime
 import BlazeTestSupport
 import BlazeVision
 import Foundation
@@ -234,4 +235,23 @@ final class Points: @unchecked Sendable {
     private var p: [CGPoint] = []
     var points: [CGPoint] { lock.withLock { p } }
     func append(_ x: [CGPoint]) { lock.withLock { p += x } }
+}
+
+/// BlazeKit's kernel planning on Vision's requests: the landmarker behind a request is planned as the request
+/// says, and made again when it changes.
+@Suite struct RequestKernelPlanningTests {
+    @Test func bothRequestsPlanTheirNetworksAsTheySay() throws {
+        let photo = try fixturePhoto("pose/mpii_052475643.png")
+        let body = VNDetectHumanBodyPoseRequest(), hand = VNDetectHumanHandPoseRequest()
+        for planning in [Planning.fixed, .measured] {
+            body.kernelPlanning = planning
+            hand.kernelPlanning = planning
+            try VNImageRequestHandler(image: photo).perform([body, hand])
+            for (name, request) in [("body", body as AnyObject), ("hand", hand)] {
+                let sessions = reachableObjects(InferenceSession.self, from: request)
+                #expect(sessions.count == 2 && sessions.allSatisfy { $0.options.planning == planning },
+                        "\(name) \(planning): \(sessions.map(\.options))")
+            }
+        }
+    }
 }
