@@ -147,7 +147,7 @@ let package = Package(
         // Fixtures: tiny clips and the frames OpenCV decodes from them (Tools/fixtures/make_video_fixtures.py).
         .testTarget(name: "BlazeVideoTests", dependencies: ["BlazeVideo", "BlazeImage"], resources: [.copy("Fixtures")]),
         // Runs the built `blaze` executable (batch, video, damaged inputs); reads photos in Tests/BlazeKitTests/Fixtures by path.
-        .testTarget(name: "BlazeCLITests", dependencies: ["blaze", "BlazeKit", "BlazeVideo", "BlazeImage"]),
+        .testTarget(name: "BlazeCLITests", dependencies: ["blaze", "BlazeKit", "BlazeRuntime", "BlazeVideo", "BlazeImage", "BlazeTestSupport"]),
         .testTarget(name: "BlazeStagesTests", dependencies: ["BlazeStages", "BlazeImage"]),
         .testTarget(name: "BlazeTrackingTests", dependencies: ["BlazeTracking", "BlazeStages"]),
         // A host program that uses OpenBLAS itself and embeds BlazeKit; HostProcessTests runs it.

@@ -30,7 +30,7 @@ struct BodyCommand: ParsableCommand {
         let options = BodyPoseOptions()
         options.maximumPeopleCount = maxPeople
         options.model = model == "lite" ? .lite : .full
-        options.baseOptions.threadCount = input.threads
+        input.apply(to: options.baseOptions)
         let task = CommandTask<BodyPoseDefinition>(options: options, record: { FrameRecord(source: $1, key: "observations", items: $0) },
                                                    detectorName: "pose detector", takesVideo: false)
         try MediaRun(options: input, task: task).run()
@@ -50,7 +50,8 @@ enum BodyPoseDefinition: TaskDefinition {
                                         task: LandmarkerTask<Self>, options: BodyPoseOptions) {}
 }
 
-/// `blaze body`'s options: the request's people count and pose model, with the base options' thread count.
+/// `blaze body`'s options: the request's people count and pose model, with the base options' thread count and
+/// kernel planning.
 final class BodyPoseOptions: TaskOptions {
     var maximumPeopleCount = 5
     var model: PoseLandmarkerModel = .full
@@ -72,6 +73,7 @@ final class BodyPosePipeline: TaskPipeline {
         request.maximumPeopleCount = options.maximumPeopleCount
         request.model = options.model
         request.threadCount = options.baseOptions.threadCount
+        request.kernelPlanning = options.baseOptions.kernelPlanning
         // Loads the models once, up front, so a bad option is reported before any photo is read.
         try VNImageRequestHandler(image: Image(rgb: [0, 0, 0], width: 1, height: 1)).perform([request])
     }

@@ -42,7 +42,7 @@ struct HandCommand: ParsableCommand {
 
     func run() throws {
         let options = HandLandmarkerOptions()
-        if let builtin = landmarker.apply(to: options, threads: input.threads) { options.model = builtin == "lite" ? .lite : .full }
+        if let builtin = landmarker.apply(to: options, input: input) { options.model = builtin == "lite" ? .lite : .full }
         options.numHands = numHands
         options.minHandDetectionConfidence = landmarker.minDetectionConfidence
         options.minHandPresenceConfidence = landmarker.minPresenceConfidence

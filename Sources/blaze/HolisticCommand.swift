@@ -62,7 +62,7 @@ struct HolisticCommand: ParsableCommand {
 
     func run() throws {
         let options = HolisticLandmarkerOptions()
-        if let builtin = LandmarkerCommandOptions.apply(model: model, to: options, threads: input.threads) {
+        if let builtin = LandmarkerCommandOptions.apply(model: model, to: options, input: input) {
             options.poseModel = builtin == "lite" ? .lite : .full
         }
         options.refineFaceLandmarks = refineFace

@@ -1,7 +1,9 @@
 import ArgumentParser
+import BlazeKit
 import Foundation
 
-/// Options every landmark subcommand shares: what to read, how to time it, where results go.
+/// Options every landmark subcommand shares: what to read, how to time it, where results go, and the threads
+/// and kernel planning of the networks.
 struct InputOptions: ParsableArguments {
     @Argument(help: ArgumentHelp("Photos (PNG, JPEG) and videos (anything FFmpeg reads: MP4, MOV, MKV, WebM, AVI, …), "
                                  + "or directories of them (searched one level deep, in name order). "
@@ -33,6 +35,16 @@ struct InputOptions: ParsableArguments {
 
     @Option(help: "Threads per inference (1...64).")
     var threads = 1
+
+    @Flag(help: ArgumentHelp("Plan kernels by fixed rules instead of timing candidates when the networks load "
+                             + "(same outputs; faster startup)."))
+    var fixedPlan = false
+
+    /// Sets `base`'s thread count (`--threads`) and kernel planning (`--fixed-plan`).
+    func apply(to base: BaseOptions) {
+        base.threadCount = threads
+        base.kernelPlanning = fixedPlan ? .fixed : .measured
+    }
 
     @Option(help: ArgumentHelp("Which threads decode a video's frames ahead: reader-thread (a thread of the reader's own, "
                                + "with FFmpeg's decoding threads), idle-workers (one FFmpeg thread, run by the inference's "

@@ -21,15 +21,15 @@ struct LandmarkerCommandOptions: ParsableArguments {
     /// The identity options these flags give (handedness voting is `blaze hand`'s own flag).
     var identity: IdentityOptions { IdentityOptions(maxAbsentFrames: maxAbsentFrames, minSimilarity: minIdSimilarity) }
 
-    /// Sets the model path (for anything but full and lite) and the thread count of `options`; returns
-    /// "full" or "lite" when the model is a built-in one, for the task's own model option.
-    func apply(to options: TaskOptions, threads: Int) -> String? {
-        Self.apply(model: model, to: options, threads: threads)
+    /// Sets the model path (for anything but full and lite) of `options`, and its threads and kernel planning
+    /// as `input` says; returns "full" or "lite" when the model is a built-in one, for the task's own model option.
+    func apply(to options: TaskOptions, input: InputOptions) -> String? {
+        Self.apply(model: model, to: options, input: input)
     }
 
-    /// ``apply(to:threads:)`` for a `--model` value of any command.
-    static func apply(model: String, to options: TaskOptions, threads: Int) -> String? {
-        options.baseOptions.threadCount = threads
+    /// ``apply(to:input:)`` for a `--model` value of any command.
+    static func apply(model: String, to options: TaskOptions, input: InputOptions) -> String? {
+        input.apply(to: options.baseOptions)
         if model == "full" || model == "lite" { return model }
         options.baseOptions.modelAssetPath = model
         return nil

@@ -39,7 +39,7 @@ struct PoseCommand: ParsableCommand {
 
     func run() throws {
         let options = PoseLandmarkerOptions()
-        if let builtin = landmarker.apply(to: options, threads: input.threads) { options.model = builtin == "lite" ? .lite : .full }
+        if let builtin = landmarker.apply(to: options, input: input) { options.model = builtin == "lite" ? .lite : .full }
         options.numPoses = numPoses
         options.minPoseDetectionConfidence = landmarker.minDetectionConfidence
         options.minPosePresenceConfidence = landmarker.minPresenceConfidence
