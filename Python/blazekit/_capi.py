@@ -76,7 +76,9 @@ class PoseOptions(ctypes.Structure):
                 ("legacy_solution", c_int32), ("smooth_landmarks", c_int32), ("smooth_segmentation", c_int32),
                 ("solution_clock", c_int32),
                 # since 0.4
-                ("identity_max_absent_frames", c_int32), ("identity_min_similarity", c_float)]
+                ("identity_max_absent_frames", c_int32), ("identity_min_similarity", c_float),
+                # since 0.6
+                ("fixed_plan", c_int32)]
 
 
 class HandOptions(ctypes.Structure):
@@ -91,7 +93,9 @@ class HandOptions(ctypes.Structure):
                 # since 0.3
                 ("legacy_solution", c_int32),
                 # since 0.4
-                ("identity_max_absent_frames", c_int32), ("identity_min_similarity", c_float), ("vote_handedness", c_int32)]
+                ("identity_max_absent_frames", c_int32), ("identity_min_similarity", c_float), ("vote_handedness", c_int32),
+                # since 0.6
+                ("fixed_plan", c_int32)]
 
 
 class HolisticOptions(ctypes.Structure):
@@ -104,7 +108,9 @@ class HolisticOptions(ctypes.Structure):
                 ("min_pose_landmarks_confidence", c_float), ("min_hand_landmarks_confidence", c_float),
                 ("output_segmentation_mask", c_int32), ("refine_face_landmarks", c_int32), ("smooth_landmarks", c_int32),
                 ("smooth_segmentation", c_int32), ("solution_clock", c_int32), ("result_callback", HolisticCallback),
-                ("user_data", c_void_p)]
+                ("user_data", c_void_p),
+                # since 0.6
+                ("fixed_plan", c_int32)]
 
 
 def _library_path():

@@ -198,6 +198,24 @@ def test_thread_count_does_not_change_results(pose_image):
             vision.PoseLandmarkerOptions(base_options=python.BaseOptions(model_asset_path=MODELS, thread_count=0)))
 
 
+def test_fixed_plan_gives_the_same_results(pose_image):
+    """fixed_plan (kernels planned without timing) gives the results of the default, at one thread and two."""
+    hand_image = mp.Image.create_from_file(HAND)
+    for threads in (1, 2):
+        results = []
+        for fixed in (False, True):
+            base = python.BaseOptions(model_asset_path=MODELS, thread_count=threads, fixed_plan=fixed)
+            with vision.PoseLandmarker.create_from_options(
+                    vision.PoseLandmarkerOptions(base_options=base, num_poses=2, output_segmentation_masks=True)) as pose:
+                found = pose.detect(pose_image)
+            with vision.HandLandmarker.create_from_options(vision.HandLandmarkerOptions(base_options=base, num_hands=2)) as hand:
+                hands = hand.detect(hand_image)
+            masks = [m.numpy_view().tobytes() for m in found.segmentation_masks]
+            results.append((found.pose_landmarks, found.pose_world_landmarks, masks, hands))
+        assert results[0][0] and results[0][2] and results[0][3].hand_landmarks
+        assert results[0] == results[1], f"{threads} threads"
+
+
 def test_num_threads_environment(monkeypatch):
     monkeypatch.setenv("BLAZEKIT_NUM_THREADS", "many")
     with pytest.raises(ValueError, match="BLAZEKIT_NUM_THREADS"):
@@ -209,7 +227,8 @@ def test_ctypes_layouts_match_the_library():
     import ctypes
     from blazekit import _capi
     for Options, init in ((_capi.PoseOptions, _capi.lib.blazekit_pose_landmarker_options_init),
-                          (_capi.HandOptions, _capi.lib.blazekit_hand_landmarker_options_init)):
+                          (_capi.HandOptions, _capi.lib.blazekit_hand_landmarker_options_init),
+                          (_capi.HolisticOptions, _capi.lib.blazekit_holistic_landmarker_options_init)):
         buffer = (ctypes.c_uint8 * 1024)()
         assert init(ctypes.cast(buffer, ctypes.POINTER(Options))) == 0
         assert ctypes.c_size_t.from_buffer(buffer).value == ctypes.sizeof(Options)

@@ -69,16 +69,21 @@ func guarded(_ function: String, fallback: blazekit_status = BLAZEKIT_ERROR_INTE
 func readVersioned<S>(_ pointer: UnsafePointer<S>?, defaults: S, name: String) throws -> S {
     guard let pointer else { throw argument("\(name) is NULL") }
     let size = UnsafeRawPointer(pointer).load(as: Int.self)
-    let known = MemoryLayout<S>.size
+    let known = cSizeof(S.self)
     guard size >= MemoryLayout<Int>.size, size <= known else {
         throw argument("\(name)->struct_size is \(size); expected \(MemoryLayout<Int>.size)…\(known) (set it with the *_init function or to sizeof)")
     }
     var value = defaults
     withUnsafeMutableBytes(of: &value) { dst in
-        dst.copyMemory(from: UnsafeRawBufferPointer(start: UnsafeRawPointer(pointer), count: size))
+        // `dst` ends at the last field; a struct_size that covers the trailing padding too copies no more.
+        dst.copyMemory(from: UnsafeRawBufferPointer(start: UnsafeRawPointer(pointer), count: min(size, dst.count)))
     }
     return value
 }
+
+/// C's `sizeof(S)`, the `struct_size` of a complete struct: Swift's stride (its `size` leaves out the trailing
+/// padding that a struct ending in a 4-byte field after 8-byte ones has).
+func cSizeof<S>(_ type: S.Type) -> Int { MemoryLayout<S>.stride }
 
 /// Stores `defaults()` in the caller's options struct (the *_options_init functions).
 func initOptions<S>(_ options: UnsafeMutablePointer<S>?, _ function: String, _ defaults: () -> S) -> blazekit_status {
@@ -119,6 +124,12 @@ func modeName(_ mode: RunningMode) -> String {
     case .video: return "VIDEO"
     case .liveStream: return "LIVE_STREAM"
     }
+}
+
+/// The base options of the fields every landmarker has: the model path (staged by ``ModelSource``), the threads
+/// (checked by ``checkCommon``) and `fixed_plan` (since 0.6).
+func baseOptions(modelAssetPath: String?, threadCount: Int32, fixedPlan: Int32) -> BaseOptions {
+    BaseOptions(modelAssetPath: modelAssetPath, threadCount: Int(threadCount), kernelPlanning: fixedPlan != 0 ? .fixed : .measured)
 }
 
 /// The identity options of the C fields, checked by their C names.

@@ -26,7 +26,7 @@ enum HandC: CTask {
         }
         let out = UnsafeMutablePointer<blazekit_hand_result>.allocate(capacity: 1)
         out.initialize(to: blazekit_hand_result(
-            struct_size: MemoryLayout<blazekit_hand_result>.size, timestamp_ms: Int64(r.timestampInMilliseconds),
+            struct_size: cSizeof(blazekit_hand_result.self), timestamp_ms: Int64(r.timestampInMilliseconds),
             hand_count: r.landmarks.count, landmarks_per_hand: r.landmarks.first?.count ?? 21,
             landmarks: cConstArray(cLandmarks(r.landmarks)), world_landmarks: cConstArray(cLandmarks(r.worldLandmarks)),
             handedness: cConstArray(handedness), ids: cConstArray(r.ids.map(Int64.init))))
@@ -64,10 +64,11 @@ final class HandRelay: ResultRelay<HandC>, HandLandmarkerLiveStreamDelegate, @un
 private func handDefaults() -> blazekit_hand_landmarker_options {
     let swift = HandLandmarkerOptions()
     var o = blazekit_hand_landmarker_options()
-    o.struct_size = MemoryLayout<blazekit_hand_landmarker_options>.size
+    o.struct_size = cSizeof(blazekit_hand_landmarker_options.self)
     o.running_mode = Int32(BLAZEKIT_RUNNING_MODE_IMAGE.rawValue)
     o.model = swift.model == .full ? Int32(BLAZEKIT_MODEL_FULL.rawValue) : Int32(BLAZEKIT_MODEL_LITE.rawValue)
     o.thread_count = Int32(swift.baseOptions.threadCount)
+    o.fixed_plan = swift.baseOptions.kernelPlanning == .fixed ? 1 : 0
     o.num_hands = Int32(swift.numHands)
     o.min_hand_detection_confidence = swift.minHandDetectionConfidence
     o.min_hand_presence_confidence = swift.minHandPresenceConfidence
@@ -128,8 +129,7 @@ public func blazekit_hand_landmarker_create_impl(_ options: UnsafePointer<blazek
                                                  : ModelNames(landmarks: "hand_landmark_full.bkm", builtins: ["palm_detection_full.bkm"]))
         defer { source.cleanUp() }
         let swift = HandLandmarkerOptions()
-        swift.baseOptions.modelAssetPath = source.path
-        swift.baseOptions.threadCount = Int(o.thread_count)
+        swift.baseOptions = baseOptions(modelAssetPath: source.path, threadCount: o.thread_count, fixedPlan: o.fixed_plan)
         swift.runningMode = mode
         swift.model = lite ? .lite : .full
         swift.numHands = Int(o.num_hands)

@@ -29,7 +29,7 @@ enum HolisticC: CTask {
         let mask = r.poseSegmentationMask.flatMap { cConstArray([cMask($0)]) }
         let out = UnsafeMutablePointer<blazekit_holistic_result>.allocate(capacity: 1)
         out.initialize(to: blazekit_holistic_result(
-            struct_size: MemoryLayout<blazekit_holistic_result>.size, timestamp_ms: Int64(r.timestampInMilliseconds),
+            struct_size: cSizeof(blazekit_holistic_result.self), timestamp_ms: Int64(r.timestampInMilliseconds),
             face_landmark_count: face.count, face_landmarks: face.landmarks,
             pose_landmark_count: pose.count, pose_landmarks: pose.landmarks, pose_world_landmarks: pose.world,
             left_hand_landmark_count: left.count, left_hand_landmarks: left.landmarks, left_hand_world_landmarks: left.world,
@@ -77,10 +77,11 @@ private func holisticConfidences() -> [Confidence] {
 private func holisticDefaults() -> blazekit_holistic_landmarker_options {
     let swift = HolisticLandmarkerOptions()
     var o = blazekit_holistic_landmarker_options()
-    o.struct_size = MemoryLayout<blazekit_holistic_landmarker_options>.size
+    o.struct_size = cSizeof(blazekit_holistic_landmarker_options.self)
     o.running_mode = Int32(BLAZEKIT_RUNNING_MODE_IMAGE.rawValue)
     o.model = swift.poseModel == .full ? Int32(BLAZEKIT_MODEL_FULL.rawValue) : Int32(BLAZEKIT_MODEL_LITE.rawValue)
     o.thread_count = Int32(swift.baseOptions.threadCount)
+    o.fixed_plan = swift.baseOptions.kernelPlanning == .fixed ? 1 : 0
     for field in holisticConfidences() { o[keyPath: field.c] = swift[keyPath: field.swift] }
     o.output_segmentation_mask = swift.shouldOutputPoseSegmentationMasks ? 1 : 0
     o.refine_face_landmarks = swift.refineFaceLandmarks ? 1 : 0
@@ -111,8 +112,7 @@ public func blazekit_holistic_landmarker_create_impl(_ options: UnsafePointer<bl
         let source = try ModelSource(path: o.model_asset_path, buffer: o.model_asset_buffer, size: o.model_asset_buffer_size,
                                      names: ModelNames(roles: HolisticLandmarkerDefinition.modelRoles(for: swift)))
         defer { source.cleanUp() }
-        swift.baseOptions.modelAssetPath = source.path
-        swift.baseOptions.threadCount = Int(o.thread_count)
+        swift.baseOptions = baseOptions(modelAssetPath: source.path, threadCount: o.thread_count, fixedPlan: o.fixed_plan)
         swift.runningMode = mode
         for field in holisticConfidences() { swift[keyPath: field.swift] = o[keyPath: field.c] }
         swift.shouldOutputPoseSegmentationMasks = o.output_segmentation_mask != 0

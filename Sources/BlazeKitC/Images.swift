@@ -15,7 +15,7 @@ private let orientationNames = ["UP", "DOWN", "LEFT", "RIGHT", "UP_MIRRORED", "D
 /// The caller's pixel buffer as an ``Image`` (a copy), every field checked before a byte is read.
 func makeImage(_ pointer: UnsafePointer<blazekit_image>?) throws -> Image {
     var defaults = blazekit_image()
-    defaults.struct_size = MemoryLayout<blazekit_image>.size
+    defaults.struct_size = cSizeof(blazekit_image.self)
     let minimum = MemoryLayout<blazekit_image>.offset(of: \.format)! + MemoryLayout<Int32>.size
     let image = try readVersioned(pointer, defaults: defaults, name: "image")
     guard image.struct_size >= minimum else {

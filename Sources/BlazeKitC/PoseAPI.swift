@@ -18,7 +18,7 @@ enum PoseC: CTask {
         let perPose = r.landmarks.first?.count ?? 33
         let out = UnsafeMutablePointer<blazekit_pose_result>.allocate(capacity: 1)
         out.initialize(to: blazekit_pose_result(
-            struct_size: MemoryLayout<blazekit_pose_result>.size, timestamp_ms: Int64(r.timestampInMilliseconds),
+            struct_size: cSizeof(blazekit_pose_result.self), timestamp_ms: Int64(r.timestampInMilliseconds),
             pose_count: r.landmarks.count, landmarks_per_pose: perPose,
             landmarks: cConstArray(cLandmarks(r.landmarks)), world_landmarks: cConstArray(cLandmarks(r.worldLandmarks)),
             mask_count: r.segmentationMasks.count, segmentation_masks: cConstArray(r.segmentationMasks.map(cMask)),
@@ -51,10 +51,11 @@ final class PoseRelay: ResultRelay<PoseC>, PoseLandmarkerLiveStreamDelegate, @un
 private func poseDefaults() -> blazekit_pose_landmarker_options {
     let swift = PoseLandmarkerOptions()
     var o = blazekit_pose_landmarker_options()
-    o.struct_size = MemoryLayout<blazekit_pose_landmarker_options>.size
+    o.struct_size = cSizeof(blazekit_pose_landmarker_options.self)
     o.running_mode = Int32(BLAZEKIT_RUNNING_MODE_IMAGE.rawValue)
     o.model = swift.model == .full ? Int32(BLAZEKIT_MODEL_FULL.rawValue) : Int32(BLAZEKIT_MODEL_LITE.rawValue)
     o.thread_count = Int32(swift.baseOptions.threadCount)
+    o.fixed_plan = swift.baseOptions.kernelPlanning == .fixed ? 1 : 0
     o.num_poses = Int32(swift.numPoses)
     o.min_pose_detection_confidence = swift.minPoseDetectionConfidence
     o.min_pose_presence_confidence = swift.minPosePresenceConfidence
@@ -113,8 +114,7 @@ public func blazekit_pose_landmarker_create_impl(_ options: UnsafePointer<blazek
                                                        builtins: ["pose_detection.bkm"]))
         defer { source.cleanUp() }
         let swift = PoseLandmarkerOptions()
-        swift.baseOptions.modelAssetPath = source.path
-        swift.baseOptions.threadCount = Int(o.thread_count)
+        swift.baseOptions = baseOptions(modelAssetPath: source.path, threadCount: o.thread_count, fixedPlan: o.fixed_plan)
         swift.runningMode = mode
         swift.model = model
         swift.numPoses = Int(o.num_poses)

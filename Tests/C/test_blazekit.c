@@ -63,6 +63,17 @@ static int same_hand(const blazekit_hand_result *a, const blazekit_hand_result *
     return 1;
 }
 
+/* Both landmarks and every mask value, bit for bit. */
+static int same_pose_and_masks(const blazekit_pose_result *a, const blazekit_pose_result *b) {
+    if (!same_pose(a, b) || a->mask_count != b->mask_count) return 0;
+    for (size_t i = 0; i < a->mask_count; i++) {
+        const blazekit_mask *m = &a->segmentation_masks[i], *n = &b->segmentation_masks[i];
+        if (m->width != n->width || m->height != n->height
+            || memcmp(m->data, n->data, (size_t)m->width * m->height * sizeof(float))) return 0;
+    }
+    return 1;
+}
+
 /* ---------------------------------------------------------------------------------------------- */
 
 static void test_version(void) {
@@ -119,6 +130,7 @@ static void test_options_init(void) {
     CHECK(h.legacy_solution == 0, "hand Tasks graph");
     CHECK(p.identity_max_absent_frames == 45 && p.identity_min_similarity == 0.2f, "pose identity defaults");
     CHECK(h.identity_max_absent_frames == 45 && h.identity_min_similarity == 0.2f && h.vote_handedness == 0, "hand identity defaults");
+    CHECK(p.fixed_plan == 0 && h.fixed_plan == 0, "kernels planned by timing");
     CHECK_STATUS(blazekit_hand_landmarker_options_init(NULL), BLAZEKIT_ERROR_INVALID_ARGUMENT, "options is NULL");
 }
 
@@ -635,6 +647,53 @@ static void test_accurate_mode(void) {
     free(hp.rgb);
 }
 
+/* fixed_plan (since 0.6): kernels planned by fixed rules give the bits of the timed plan, at 1 and 2 threads; a
+ * struct_size ending before the field gets the default (timed). */
+static void test_fixed_plan(void) {
+    current = "fixed_plan";
+    photo pp = load(POSE_PHOTO), hp = load(HAND_PHOTO);
+    blazekit_image pose_image = rgb_image(&pp), hand_image = rgb_image(&hp);
+    for (int threads = 1; threads <= 2; threads++) {
+        blazekit_pose_result *pose[3] = {NULL, NULL, NULL};
+        blazekit_hand_result *hand[3] = {NULL, NULL, NULL};
+        for (int variant = 0; variant < 3; variant++) {   /* timed, fixed, fixed_plan set but left out by struct_size */
+            blazekit_pose_landmarker_options o;
+            blazekit_pose_landmarker_options_init(&o);
+            o.thread_count = threads;
+            o.num_poses = 2;
+            o.output_segmentation_masks = 1;
+            o.fixed_plan = variant > 0;
+            if (variant == 2) o.struct_size = offsetof(blazekit_pose_landmarker_options, fixed_plan);
+            blazekit_pose_landmarker *lm = NULL;
+            CHECK_STATUS(blazekit_pose_landmarker_create(&o, &lm), BLAZEKIT_OK, NULL);
+            CHECK_STATUS(blazekit_pose_landmarker_detect(lm, &pose_image, &pose[variant]), BLAZEKIT_OK, NULL);
+            blazekit_pose_landmarker_destroy(lm);
+            blazekit_hand_landmarker_options h;
+            blazekit_hand_landmarker_options_init(&h);
+            h.thread_count = threads;
+            h.num_hands = 2;
+            h.fixed_plan = variant > 0;
+            if (variant == 2) h.struct_size = offsetof(blazekit_hand_landmarker_options, fixed_plan);
+            blazekit_hand_landmarker *hl = NULL;
+            CHECK_STATUS(blazekit_hand_landmarker_create(&h, &hl), BLAZEKIT_OK, NULL);
+            CHECK_STATUS(blazekit_hand_landmarker_detect(hl, &hand_image, &hand[variant]), BLAZEKIT_OK, NULL);
+            blazekit_hand_landmarker_destroy(hl);
+        }
+        CHECK(pose[0] && pose[0]->pose_count >= 1 && pose[0]->mask_count == pose[0]->pose_count, "%d threads: a pose and its mask", threads);
+        CHECK(hand[0] && hand[0]->hand_count == 2, "%d threads: two hands", threads);
+        for (int variant = 1; variant < 3; variant++) {
+            CHECK(pose[0] && pose[variant] && same_pose_and_masks(pose[0], pose[variant]), "%d threads, variant %d: pose bits", threads, variant);
+            CHECK(hand[0] && hand[variant] && same_hand(hand[0], hand[variant]), "%d threads, variant %d: hand bits", threads, variant);
+        }
+        for (int variant = 0; variant < 3; variant++) {
+            blazekit_pose_result_free(pose[variant]);
+            blazekit_hand_result_free(hand[variant]);
+        }
+    }
+    free(pp.rgb);
+    free(hp.rgb);
+}
+
 static void test_decode_file(void) {
     current = "decode_file";
     uint8_t *px = (uint8_t *)0x1;
@@ -886,6 +945,7 @@ int main(void) {
     test_accurate_mode();
     test_legacy_solution();
     test_identities();
+    test_fixed_plan();
     if (xfailed) printf("%d expected failure%s (see XFAIL above)\n", xfailed, xfailed == 1 ? "" : "s");
     printf("%d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;

@@ -77,6 +77,7 @@ static void test_options(void) {
           && o.min_pose_landmarks_confidence == 0.5f && o.min_hand_landmarks_confidence == 0.5f, "the legacy graph's defaults");
     CHECK(o.output_segmentation_mask == 0 && o.refine_face_landmarks == 0 && o.smooth_landmarks == 1 && o.smooth_segmentation == 1
           && o.solution_clock == 1 && o.result_callback == NULL && o.user_data == NULL, "mp.solutions.holistic's defaults");
+    CHECK(o.fixed_plan == 0, "kernels planned by timing");
     CHECK_STATUS(blazekit_holistic_landmarker_options_init(NULL), BLAZEKIT_ERROR_INVALID_ARGUMENT, "options is NULL");
 
     CHECK_COMMON_CREATE_ERRORS(holistic);
@@ -322,6 +323,33 @@ static void test_live_stream(void) {
     for (int t = 0; t < 3; t++) blazekit_holistic_result_free(s.expected[t]);
 }
 
+/* fixed_plan (since 0.6): the timed plan's bits, mask included, at 1 and 2 threads (two threads run the hands side by
+ * side); a struct_size ending before the field gets the default. */
+static void test_fixed_plan(void) {
+    current = "fixed_plan";
+    blazekit_image image = rgb_image(&person);
+    for (int threads = 1; threads <= 2; threads++) {
+        blazekit_holistic_result *r[3] = {NULL, NULL, NULL};
+        for (int variant = 0; variant < 3; variant++) {   /* timed, fixed, fixed_plan set but left out by struct_size */
+            blazekit_holistic_landmarker_options o;
+            blazekit_holistic_landmarker_options_init(&o);
+            o.thread_count = threads;
+            o.output_segmentation_mask = 1;
+            o.fixed_plan = variant > 0;
+            if (variant == 2) o.struct_size = offsetof(blazekit_holistic_landmarker_options, fixed_plan);
+            blazekit_holistic_landmarker *lm = NULL;
+            CHECK_STATUS(blazekit_holistic_landmarker_create(&o, &lm), BLAZEKIT_OK, NULL);
+            CHECK_STATUS(blazekit_holistic_landmarker_detect(lm, &image, &r[variant]), BLAZEKIT_OK, NULL);
+            blazekit_holistic_landmarker_destroy(lm);
+        }
+        CHECK(r[0] && r[0]->pose_landmark_count == 33 && r[0]->face_landmark_count == 468 && r[0]->segmentation_mask,
+              "%d threads: pose, face and mask", threads);
+        for (int variant = 1; variant < 3; variant++)
+            CHECK(r[0] && r[variant] && same_result(r[0], r[variant]), "%d threads, variant %d: the same bits", threads, variant);
+        for (int variant = 0; variant < 3; variant++) blazekit_holistic_result_free(r[variant]);
+    }
+}
+
 int main(void) {
     setvbuf(stdout, NULL, _IOLBF, 0);
     person = load(PERSON);
@@ -331,6 +359,7 @@ int main(void) {
     test_model_sources();
     test_video();
     test_live_stream();
+    test_fixed_plan();
     free(person.rgb);
     printf("%d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;

@@ -41,7 +41,7 @@ extern "C" {
 #endif
 
 #define BLAZEKIT_VERSION_MAJOR 0
-#define BLAZEKIT_VERSION_MINOR 5
+#define BLAZEKIT_VERSION_MINOR 6
 #define BLAZEKIT_VERSION_PATCH 0
 
 /* ---------------------------------------------------------------------------------------------- */
@@ -292,6 +292,11 @@ typedef struct blazekit_pose_landmarker_options {
     /** VIDEO and LIVE_STREAM: the lowest similarity (landmarks, box overlap and motion; README
      *  "Identities") at which a pose continues an ID; [0, 1], default 0.2. */
     float identity_min_similarity;
+    /* Since 0.6. */
+    /** Non-zero: create plans the networks' kernels by fixed rules instead of timing the candidates on this
+     *  machine (BlazeKit's BaseOptions.kernelPlanning = .fixed): a quicker create, the same kernels on every
+     *  run, results identical bit for bit. 0, the default, times them. */
+    int32_t fixed_plan;
 } blazekit_pose_landmarker_options;
 
 /** Options of a hand landmarker; same rules as blazekit_pose_landmarker_options. */
@@ -335,6 +340,9 @@ typedef struct blazekit_hand_landmarker_options {
      *  (the score stays this frame's probability of that label) instead of the frame's own label.
      *  Default 0. */
     int32_t vote_handedness;
+    /* Since 0.6. */
+    /** As in blazekit_pose_landmarker_options; default 0. */
+    int32_t fixed_plan;
 } blazekit_hand_landmarker_options;
 
 /** Sets struct_size and every default. Returns INVALID_ARGUMENT for NULL. Thread-safe. */
@@ -465,6 +473,9 @@ typedef struct blazekit_holistic_landmarker_options {
     /** Required in LIVE_STREAM mode, must be NULL in the others. */
     blazekit_holistic_result_callback result_callback;
     void *user_data;                          /**< passed to result_callback */
+    /* Since 0.6. */
+    /** As in blazekit_pose_landmarker_options; default 0. */
+    int32_t fixed_plan;
 } blazekit_holistic_landmarker_options;
 
 /** Sets struct_size and every default. Returns INVALID_ARGUMENT for NULL. Thread-safe. */

@@ -10,7 +10,9 @@ class BaseOptions:
     directory of converted models) or the bytes of one. Neither: BlazeKit's built-in models.
     `delegate` is accepted for compatibility; BlazeKit runs on the CPU. `thread_count` (BlazeKit's addition):
     threads one inference may use, 1-64; None takes $BLAZEKIT_NUM_THREADS, else the processors this process may
-    run on, at most 4 (MediaPipe too picks its threads itself). Results do not depend on it."""
+    run on, at most 4 (MediaPipe too picks its threads itself). Results do not depend on it. `fixed_plan`
+    (BlazeKit's addition): True plans the networks' kernels by fixed rules instead of timing the candidates
+    when the landmarker is created, for a quicker start; the results are the same bits either way."""
 
     class Delegate(enum.Enum):
         CPU = 0
@@ -20,3 +22,4 @@ class BaseOptions:
     model_asset_buffer: Optional[bytes] = None
     delegate: Optional["BaseOptions.Delegate"] = None
     thread_count: Optional[int] = None
+    fixed_plan: bool = False

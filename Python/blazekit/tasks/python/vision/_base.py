@@ -88,6 +88,7 @@ class _Landmarker:
             c.thread_count = int(threads)
         except ValueError:
             raise ValueError(f"BLAZEKIT_NUM_THREADS must be a whole number, got {threads!r}") from None
+        c.fixed_plan = 1 if getattr(base, "fixed_plan", False) else 0
         fill(c)
         box = {}
         c_callback = None
