@@ -40,13 +40,15 @@ struct PublicSurfaceTests {
             options.baseOptions.modelAssetPath = "pose_landmarker_full.task"
             options.runningMode = .video
             options.numPoses = 2
+            options.baseOptions.kernelPlanning = .fixed
+            let planning: Planning = options.baseOptions.kernelPlanning
             func draw(_ result: PoseLandmarkerResult) -> [NormalizedLandmark] { result.landmarks.first ?? [] }
             let hands = HandLandmarkerOptions()
             hands.minHandDetectionConfidence = 0.4
             let edges = PoseSkeleton.connections.count + HandSkeleton.connections.count
             let image = try? MPImage(contentsOfFile: "photo.jpg")
             let error: TaskError = .invalidOption(name: "numPoses", expected: "> 0", actual: "0")
-            _ = (edges, image, error, BuiltinModel.poseDetection)
+            _ = (edges, image, error, BuiltinModel.poseDetection, planning)
             """)
         #expect(status == 0, "\(output)")
     }
