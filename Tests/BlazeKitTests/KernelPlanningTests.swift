@@ -83,44 +83,37 @@ import Testing
         #expect(options.copy().baseOptions.kernelPlanning == .fixed)
     }
 
-    /// Pose (two people, masks) on the pose photos, in image mode and as the frames of a clip, the same bits
-    /// with either planning, at one thread and at two.
+    /// Pose (two people, masks) on the pose photos and on the frames of a clip (video mode), hands (two) on the
+    /// hand photos and holistic (with the mask) on the pose photos: the same bits with either planning, at one
+    /// thread and at two.
     @Test(arguments: [1, 2])
-    func poseResultsAreTheSameBits(threads: Int) throws {
-        let photos = try Self.photos("pose"), frames = try Self.photos("identity")
-        func results(_ planning: Planning) throws -> [[UInt64]] {
-            let options = PoseLandmarkerOptions()
-            options.baseOptions = BaseOptions(threadCount: threads, kernelPlanning: planning)
-            options.numPoses = 2
-            options.shouldOutputSegmentationMasks = true
-            let images = try PoseLandmarker(options: options)
-            options.runningMode = .video
-            let video = try PoseLandmarker(options: options)
-            return try photos.map { bits(try images.detect(image: $0)) }
-                + frames.enumerated().map { bits(try video.detect(videoFrame: $1, timestampInMilliseconds: 40 * $0)) }
+    func resultsAreTheSameBits(threads: Int) throws {
+        let people = try Self.photos("pose"), frames = try Self.photos("identity"), hands = try Self.photos("hand")
+        let measured = try Self.expectSameBits(threads: threads) { base in
+            let pose = PoseLandmarkerOptions(), hand = HandLandmarkerOptions(), holistic = HolisticLandmarkerOptions()
+            (pose.baseOptions, hand.baseOptions, holistic.baseOptions) = (base, base.copy(), base.copy())
+            (pose.numPoses, pose.shouldOutputSegmentationMasks, hand.numHands) = (2, true, 2)
+            holistic.shouldOutputPoseSegmentationMasks = true
+            let poseImages = try PoseLandmarker(options: pose), handImages = try HandLandmarker(options: hand)
+            let holisticImages = try HolisticLandmarker(options: holistic)
+            pose.runningMode = .video
+            let poseVideo = try PoseLandmarker(options: pose)
+            return try people.map { bits(try poseImages.detect(image: $0)) }
+                + frames.enumerated().map { bits(try poseVideo.detect(videoFrame: $1, timestampInMilliseconds: 40 * $0)) }
+                + hands.map { bits(try handImages.detect(image: $0)) } + people.map { bits(try holisticImages.detect(image: $0)) }
         }
-        let measured = try results(.measured), fixed = try results(.fixed)
-        #expect(measured.count == 21 && measured.contains { $0.count > 1000 })
-        for (i, (a, b)) in zip(measured, fixed).enumerated() { #expect(a == b, "input \(i) at \(threads) threads") }
+        try #require(measured.count == 31)
+        #expect(measured[0..<21].contains { $0.count > 1000 } && measured[21..<26].contains { $0.count > 100 }
+                && measured[26...].contains { $0.count > 1000 })
     }
 
-    /// Hands (two) on the hand photos, and holistic on the pose photos: the same bits with either planning.
-    @Test(arguments: [1, 2])
-    func handAndHolisticResultsAreTheSameBits(threads: Int) throws {
-        let hands = try Self.photos("hand"), people = try Self.photos("pose")
-        func results(_ planning: Planning) throws -> [[UInt64]] {
-            let options = HandLandmarkerOptions()
-            options.baseOptions = BaseOptions(threadCount: threads, kernelPlanning: planning)
-            options.numHands = 2
-            let hand = try HandLandmarker(options: options)
-            let holisticOptions = HolisticLandmarkerOptions()
-            holisticOptions.baseOptions = BaseOptions(threadCount: threads, kernelPlanning: planning)
-            holisticOptions.shouldOutputPoseSegmentationMasks = true
-            let holistic = try HolisticLandmarker(options: holisticOptions)
-            return try hands.map { bits(try hand.detect(image: $0)) } + people.map { bits(try holistic.detect(image: $0)) }
-        }
-        let measured = try results(.measured), fixed = try results(.fixed)
-        #expect(measured.count == 10 && measured.prefix(5).contains { $0.count > 100 } && measured.suffix(5).contains { $0.count > 1000 })
+    /// `results` (each input's bits) with `.measured` and with `.fixed` base options of `threads` threads: expects
+    /// the same bits input by input, and returns the measured ones.
+    static func expectSameBits(threads: Int, _ results: (BaseOptions) throws -> [[UInt64]]) throws -> [[UInt64]] {
+        let measured = try results(BaseOptions(threadCount: threads, kernelPlanning: .measured))
+        let fixed = try results(BaseOptions(threadCount: threads, kernelPlanning: .fixed))
+        #expect(measured.count == fixed.count)
         for (i, (a, b)) in zip(measured, fixed).enumerated() { #expect(a == b, "input \(i) at \(threads) threads") }
+        return measured
     }
 }

@@ -90,6 +90,19 @@ static const char *current;
 
 static inline int contains(const char *haystack, const char *needle) { return !needle || strstr(haystack, needle) != NULL; }
 
+/* `o` (a `task` options struct, initialized) with `threads` threads and fixed_plan on in variants 1 and 2 (variant 2's
+ * struct_size ending before the field, so the library takes the default, off): a landmarker made from it runs
+ * IMAGE-mode detect on `image` into `out`, then is destroyed. For the fixed_plan tests (since 0.6). */
+#define DETECT_WITH_PLAN(task, o, threads, variant, image, out) do { \
+    (o).thread_count = (threads); \
+    (o).fixed_plan = (variant) > 0; \
+    if ((variant) == 2) (o).struct_size = offsetof(blazekit_##task##_landmarker_options, fixed_plan); \
+    blazekit_##task##_landmarker *plan_lm_ = NULL; \
+    CHECK_STATUS(blazekit_##task##_landmarker_create(&(o), &plan_lm_), BLAZEKIT_OK, NULL); \
+    CHECK_STATUS(blazekit_##task##_landmarker_detect(plan_lm_, (image), (out)), BLAZEKIT_OK, NULL); \
+    blazekit_##task##_landmarker_destroy(plan_lm_); \
+} while (0)
+
 #define POSE_PHOTO "Tests/BlazeKitTests/Fixtures/pose/mpii_052475643.png"
 #define HAND_PHOTO "Tests/BlazeKitTests/Fixtures/hand/panoptic_ex2_2.flv_000040_l.png"
 

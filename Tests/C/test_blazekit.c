@@ -659,25 +659,13 @@ static void test_fixed_plan(void) {
         for (int variant = 0; variant < 3; variant++) {   /* timed, fixed, fixed_plan set but left out by struct_size */
             blazekit_pose_landmarker_options o;
             blazekit_pose_landmarker_options_init(&o);
-            o.thread_count = threads;
             o.num_poses = 2;
             o.output_segmentation_masks = 1;
-            o.fixed_plan = variant > 0;
-            if (variant == 2) o.struct_size = offsetof(blazekit_pose_landmarker_options, fixed_plan);
-            blazekit_pose_landmarker *lm = NULL;
-            CHECK_STATUS(blazekit_pose_landmarker_create(&o, &lm), BLAZEKIT_OK, NULL);
-            CHECK_STATUS(blazekit_pose_landmarker_detect(lm, &pose_image, &pose[variant]), BLAZEKIT_OK, NULL);
-            blazekit_pose_landmarker_destroy(lm);
+            DETECT_WITH_PLAN(pose, o, threads, variant, &pose_image, &pose[variant]);
             blazekit_hand_landmarker_options h;
             blazekit_hand_landmarker_options_init(&h);
-            h.thread_count = threads;
             h.num_hands = 2;
-            h.fixed_plan = variant > 0;
-            if (variant == 2) h.struct_size = offsetof(blazekit_hand_landmarker_options, fixed_plan);
-            blazekit_hand_landmarker *hl = NULL;
-            CHECK_STATUS(blazekit_hand_landmarker_create(&h, &hl), BLAZEKIT_OK, NULL);
-            CHECK_STATUS(blazekit_hand_landmarker_detect(hl, &hand_image, &hand[variant]), BLAZEKIT_OK, NULL);
-            blazekit_hand_landmarker_destroy(hl);
+            DETECT_WITH_PLAN(hand, h, threads, variant, &hand_image, &hand[variant]);
         }
         CHECK(pose[0] && pose[0]->pose_count >= 1 && pose[0]->mask_count == pose[0]->pose_count, "%d threads: a pose and its mask", threads);
         CHECK(hand[0] && hand[0]->hand_count == 2, "%d threads: two hands", threads);

@@ -333,14 +333,8 @@ static void test_fixed_plan(void) {
         for (int variant = 0; variant < 3; variant++) {   /* timed, fixed, fixed_plan set but left out by struct_size */
             blazekit_holistic_landmarker_options o;
             blazekit_holistic_landmarker_options_init(&o);
-            o.thread_count = threads;
             o.output_segmentation_mask = 1;
-            o.fixed_plan = variant > 0;
-            if (variant == 2) o.struct_size = offsetof(blazekit_holistic_landmarker_options, fixed_plan);
-            blazekit_holistic_landmarker *lm = NULL;
-            CHECK_STATUS(blazekit_holistic_landmarker_create(&o, &lm), BLAZEKIT_OK, NULL);
-            CHECK_STATUS(blazekit_holistic_landmarker_detect(lm, &image, &r[variant]), BLAZEKIT_OK, NULL);
-            blazekit_holistic_landmarker_destroy(lm);
+            DETECT_WITH_PLAN(holistic, o, threads, variant, &image, &r[variant]);
         }
         CHECK(r[0] && r[0]->pose_landmark_count == 33 && r[0]->face_landmark_count == 468 && r[0]->segmentation_mask,
               "%d threads: pose, face and mask", threads);
