@@ -46,16 +46,8 @@ public struct ConvolutionEpilogue: @unchecked Sendable {
             let rc = residualChannels == 0 ? stride : residualChannels
             if whole && rc == stride {
                 ElementwiseKernel.add(out, residual, out, range: flat, clamp: residualClamp)
-            } else if whole {
-                addPadded(out, residual, pixels: pixels, stride: stride, residualChannels: rc)
             } else {
-                let added = channels.clamped(to: 0..<rc), zeros = channels.clamped(to: rc..<Swift.max(rc, stride))
-                for p in pixels {
-                    let o = out + p * stride
-                    if !added.isEmpty { ElementwiseKernel.add(o, residual + p * rc, o, range: added, clamp: residualClamp) }
-                    // Channels the graph padded with zeros: `x + 0`, as the add of the padded value computes it.
-                    for c in zeros { o[c] = addingZero(o[c]) }
-                }
+                addRows(out, residual, pixels: pixels, channels: channels, stride: stride, residualChannels: rc)
             }
         }
         if let preluAlpha {
@@ -78,37 +70,32 @@ public struct ConvolutionEpilogue: @unchecked Sendable {
         }
     }
 
-    /// Whole rows of `stride` channels plus a residual of `rc` channels a pixel, zero past it: per pixel the residual's
-    /// whole vectors, then the rest one at a time, with ``ElementwiseKernel/add(_:_:_:range:clamp:)``'s arithmetic.
-    private func addPadded(_ out: UnsafeMutablePointer<Float>, _ residual: UnsafePointer<Float>, pixels: Range<Int>,
-                           stride: Int, residualChannels rc: Int) {
+    /// `channels` of each pixel's row of `stride` plus a residual of `rc` channels a pixel, zero past it (the graph's
+    /// channel pad: `x + 0`, as the add of the padded value computes it): the residual's whole vectors, then the rest
+    /// one at a time, with ``ElementwiseKernel/add(_:_:_:range:clamp:)``'s arithmetic.
+    private func addRows(_ out: UnsafeMutablePointer<Float>, _ residual: UnsafePointer<Float>, pixels: Range<Int>,
+                         channels: Range<Int>, stride: Int, residualChannels rc: Int) {
         let or = UnsafeMutableRawPointer(out), rr = UnsafeRawPointer(residual)
         let clamped = residualClamp != .none
         let lo = SIMD8<Float>(repeating: residualClamp.min), hi = SIMD8<Float>(repeating: residualClamp.max)
-        let vectors = rc & ~7
+        let withResidual = Swift.max(0, Swift.min(channels.upperBound, rc) - channels.lowerBound)
+        let vectorEnd = channels.lowerBound + (withResidual & ~7)
         for p in pixels {
             let o = p &* stride &* 4, r = p &* rc &* 4
-            var c = 0
-            while c < vectors {
+            var c = channels.lowerBound
+            while c < vectorEnd {
                 let v = or.loadUnaligned(fromByteOffset: o &+ c &* 4, as: SIMD8<Float>.self)
                     + rr.loadUnaligned(fromByteOffset: r &+ c &* 4, as: SIMD8<Float>.self)
                 or.storeBytes(of: clamped ? clampLanes(v, lo, hi) : v, toByteOffset: o &+ c &* 4, as: SIMD8<Float>.self)
                 c &+= 8
             }
-            while c < stride {
+            while c < channels.upperBound {
                 let x = or.load(fromByteOffset: o &+ c &* 4, as: Float.self)
                 let v = c < rc ? x + rr.load(fromByteOffset: r &+ c &* 4, as: Float.self) : x + 0
                 or.storeBytes(of: clamped ? clampLane(v, residualClamp.min, residualClamp.max) : v, toByteOffset: o &+ c &* 4, as: Float.self)
                 c &+= 1
             }
         }
-    }
-
-    /// `x + 0` with the add's clamp, as ``ElementwiseKernel/add(_:_:_:range:clamp:)`` computes one element.
-    @inline(__always)
-    private func addingZero(_ x: Float) -> Float {
-        let v = x + 0
-        return residualClamp == .none ? v : clampLane(v, residualClamp.min, residualClamp.max)
     }
 
     /// The plain twin of ``apply(_:pixels:channels:stride:)``, the test oracle.
