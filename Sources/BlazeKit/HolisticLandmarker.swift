@@ -47,15 +47,15 @@ public enum HolisticLandmarkerDefinition: TaskDefinition {
 public final class HolisticPipeline: TaskPipeline {
     private let pose: LegacyPosePipeline
     private let workers: WorkerPool
-    /// The hand networks on the pipeline's threads, for a frame with one hand to find.
-    private let hands: HandStages
-    /// With two or more threads, a set per hand on one thread each: a frame with both hands runs them side by
-    /// side, which on two threads beats each hand's networks split in two, one hand after the other (a hand's
-    /// networks on two threads take about 0.56 of their one-thread time, so two hands take 1.12). The same bits
-    /// either way (a network's outputs do not depend on its thread count).
-    private let sideBySide: (left: HandStages, right: HandStages)?
-    private let faceDetector: FaceDetectorStage
-    private let faceLandmarks: FaceLandmarkStage
+    /// The hand and face networks on the pipeline's threads, for a part found alone.
+    private let handStages: HandStages
+    private let faceStages: FaceStages
+    /// With two or more threads, a set of each part's networks on one thread, so that two parts run side by
+    /// side: both hands (and the face after them, on all threads), or one hand and the face. On two threads
+    /// that beats each part's networks split in two, one part after the other: a hand's networks on two
+    /// threads take about 0.56 of their one-thread time, and the face's small networks about 0.8. The same
+    /// bits either way (a network's outputs do not depend on its thread count).
+    private let sideBySide: (left: HandStages, right: HandStages, face: FaceStages)?
     private let thresholds: (faceDetection: Float, face: Float, hand: Float)
     /// The previous frame's landmarks of each part (video and live stream), for ``RegionTracking``.
     private var previous: (left: [NormalizedLandmark]?, right: [NormalizedLandmark]?, face: [NormalizedLandmark]?)
@@ -69,17 +69,15 @@ public final class HolisticPipeline: TaskPipeline {
         pose = try LegacyPosePipeline(options: poseOptions, solution: options.poseSmoothing, resources: resources)
         pose.detector.nmsThreshold = options.minPoseSuppressionThreshold
         workers = resources.workers
-        hands = try HandStages(resources: resources, workers: workers)
+        handStages = try HandStages(resources: resources, workers: workers)
+        faceStages = try FaceStages(options: options, resources: resources, workers: workers)
         if workers.threadCount >= 2 {
             sideBySide = (try HandStages(resources: resources, workers: WorkerPool(threadCount: 1)),
-                          try HandStages(resources: resources, workers: WorkerPool(threadCount: 1)))
+                          try HandStages(resources: resources, workers: WorkerPool(threadCount: 1)),
+                          try FaceStages(options: options, resources: resources, workers: WorkerPool(threadCount: 1)))
         } else {
             sideBySide = nil
         }
-        faceDetector = try FaceDetectorStage(model: resources.model("faceDetector"), workers: workers, planning: resources.planning)
-        faceDetector.nmsThreshold = options.minFaceSuppressionThreshold
-        faceLandmarks = try FaceLandmarkStage(model: resources.model("faceLandmarks"), workers: workers,
-                                              withAttention: options.refineFaceLandmarks, planning: resources.planning)
         thresholds = (options.minFaceDetectionConfidence, options.minFaceLandmarksConfidence, options.minHandLandmarksConfidence)
     }
 
@@ -93,8 +91,7 @@ public final class HolisticPipeline: TaskPipeline {
         result.poseLandmarks = poseLandmarks
         result.poseWorldLandmarks = found.worldLandmarks.first ?? []
         result.poseSegmentationMask = found.segmentationMasks.first
-        let (left, right) = try bothHands(in: image, pose: poseLandmarks, previous: tracking ? (previous.left, previous.right) : (nil, nil))
-        let face = try face(in: image, pose: poseLandmarks, previous: tracking ? previous.face : nil)
+        let (left, right, face) = try parts(in: image, pose: poseLandmarks, previous: tracking ? previous : (nil, nil, nil))
         (result.leftHandLandmarks, result.leftHandWorldLandmarks) = (left?.landmarks ?? [], left?.worldLandmarks ?? [])
         (result.rightHandLandmarks, result.rightHandWorldLandmarks) = (right?.landmarks ?? [], right?.worldLandmarks ?? [])
         result.faceLandmarks = face ?? []
@@ -102,23 +99,43 @@ public final class HolisticPipeline: TaskPipeline {
         return result
     }
 
-    /// Both hands: side by side on one thread each when both are to be found and the pipeline has two threads
-    /// or more, else one after the other on all of them.
-    private func bothHands(in image: Image, pose: [NormalizedLandmark], previous: ([NormalizedLandmark]?, [NormalizedLandmark]?))
-        throws -> (left: HandLandmarkDecoding?, right: HandLandmarkDecoding?) {
-        let regions = (handRegionFromPose(in: image, pose: pose, left: true), handRegionFromPose(in: image, pose: pose, left: false))
-        guard let pair = sideBySide, let leftRegion = regions.0, let rightRegion = regions.1 else {
-            return (try regions.0.flatMap { try hand(in: image, from: $0, previous: previous.0, stages: hands) },
-                    try regions.1.flatMap { try hand(in: image, from: $0, previous: previous.1, stages: hands) })
+    /// Both hands and the face. With two threads or more, two of them side by side on one thread each: both
+    /// hands, then the face on all threads; or a single hand and the face. Otherwise one after the other on
+    /// all threads.
+    private func parts(in image: Image, pose: [NormalizedLandmark], previous: (left: [NormalizedLandmark]?,
+                                                                            right: [NormalizedLandmark]?, face: [NormalizedLandmark]?))
+        throws -> (left: HandLandmarkDecoding?, right: HandLandmarkDecoding?, face: [NormalizedLandmark]?) {
+        let leftRegion = handRegionFromPose(in: image, pose: pose, left: true)
+        let rightRegion = handRegionFromPose(in: image, pose: pose, left: false)
+        let faceRegion = HolisticRegions.faceFromPose(pose, imageWidth: image.width, imageHeight: image.height).flatMap { $0.isSentinel ? nil : $0 }
+        let faceOnAllThreads = { try faceRegion.flatMap { try self.faceMesh(in: image, from: $0, previous: previous.face, stages: self.faceStages) } }
+        let oneAfterAnother = {
+            (try leftRegion.flatMap { try self.hand(in: image, from: $0, previous: previous.left, stages: self.handStages) },
+             try rightRegion.flatMap { try self.hand(in: image, from: $0, previous: previous.right, stages: self.handStages) },
+             try faceOnAllThreads())
         }
-        var found: [Swift.Result<HandLandmarkDecoding?, any Error>] = [.success(nil), .success(nil)]
-        found.withUnsafeMutableBufferPointer { slots in
-            workers.parallelFor(2) { i in
-                slots[i] = Swift.Result { i == 0 ? try hand(in: image, from: leftRegion, previous: previous.0, stages: pair.left)
-                                           : try hand(in: image, from: rightRegion, previous: previous.1, stages: pair.right) }
-            }
+        guard let oneThread = sideBySide else { return try oneAfterAnother() }
+        if let leftRegion, let rightRegion {
+            let (left, right) = try sideBySide(
+                { try self.hand(in: image, from: leftRegion, previous: previous.left, stages: oneThread.left) },
+                { try self.hand(in: image, from: rightRegion, previous: previous.right, stages: oneThread.right) })
+            return (left, right, try faceOnAllThreads())
         }
-        return (try found[0].get(), try found[1].get())
+        let isLeft = leftRegion != nil
+        guard let handRegion = leftRegion ?? rightRegion, let faceRegion else { return try oneAfterAnother() }
+        let (found, mesh) = try sideBySide(
+            { try self.hand(in: image, from: handRegion, previous: isLeft ? previous.left : previous.right, stages: oneThread.left) },
+            { try self.faceMesh(in: image, from: faceRegion, previous: previous.face, stages: oneThread.face) })
+        return (isLeft ? found : nil, isLeft ? nil : found, mesh)
+    }
+
+    /// `first()` and `second()` on the pool's first two threads, side by side.
+    private func sideBySide<A, B>(_ first: () throws -> A, _ second: () throws -> B) throws -> (A, B) {
+        var a: Swift.Result<A, any Error>?, b: Swift.Result<B, any Error>?
+        workers.parallelFor(2) { i in
+            if i == 0 { a = Swift.Result { try first() } } else { b = Swift.Result { try second() } }
+        }
+        return (try a!.get(), try b!.get())
     }
 
     /// `hand_landmarks_from_pose_cpu.pbtxt`'s gate and first region: the wrist's visibility, the region from the
@@ -141,16 +158,17 @@ public final class HolisticPipeline: TaskPipeline {
         return try stages.landmarks.landmarks(in: image, roi: region, presenceThreshold: thresholds.hand)
     }
 
-    /// `face_landmarks_from_pose_cpu.pbtxt`: region from the pose, face detection in it, tracking, the mesh.
-    private func face(in image: Image, pose: [NormalizedLandmark], previous: [NormalizedLandmark]?) throws -> [NormalizedLandmark]? {
+    /// The rest of `face_landmarks_from_pose_cpu.pbtxt`: face detection in the region from the pose, tracking,
+    /// the mesh.
+    private func faceMesh(in image: Image, from poseRegion: NormalizedRect, previous: [NormalizedLandmark]?,
+                          stages: FaceStages) throws -> [NormalizedLandmark]? {
         let (w, h) = (image.width, image.height)
-        guard let poseRegion = HolisticRegions.faceFromPose(pose, imageWidth: w, imageHeight: h), !poseRegion.isSentinel else { return nil }
-        let detections = try faceDetector.detect(in: image, roi: poseRegion, minScore: thresholds.faceDetection)
+        let detections = try stages.detector.detect(in: image, roi: poseRegion, minScore: thresholds.faceDetection)
         let recrop = HolisticRegions.faceFromDetection(detections, imageWidth: w, imageHeight: h)
         let tracked = previous.flatMap { lm in HolisticRegions.faceFromLandmarks(lm, imageWidth: w, imageHeight: h).map { ($0, lm) } }
         guard let region = RegionTracking.face.region(recrop: recrop, previous: tracked, imageWidth: w, imageHeight: h),
               !region.isSentinel else { return nil }
-        return try faceLandmarks.landmarks(in: image, roi: region, presenceThreshold: thresholds.face)
+        return try stages.landmarks.landmarks(in: image, roi: region, presenceThreshold: thresholds.face)
     }
 
     public func resetTracking() {
@@ -172,5 +190,18 @@ private struct HandStages {
         recrop = try HandRecropStage(model: resources.model("handRecrop"), workers: workers, planning: resources.planning)
         landmarks = try HandLandmarkStage(model: resources.model("handLandmarks"), workers: workers, planning: resources.planning)
         landmarks.keepsAspectRatio = true
+    }
+}
+
+/// The two networks of the face: BlazeFace short range inside the region from the pose, and the face mesh.
+private struct FaceStages {
+    let detector: FaceDetectorStage
+    let landmarks: FaceLandmarkStage
+
+    init(options: HolisticLandmarkerOptions, resources: TaskResources, workers: WorkerPool) throws {
+        detector = try FaceDetectorStage(model: resources.model("faceDetector"), workers: workers, planning: resources.planning)
+        detector.nmsThreshold = options.minFaceSuppressionThreshold
+        landmarks = try FaceLandmarkStage(model: resources.model("faceLandmarks"), workers: workers,
+                                          withAttention: options.refineFaceLandmarks, planning: resources.planning)
     }
 }
