@@ -93,12 +93,13 @@ import Testing
         }
     }
 
-    /// With two threads a frame with both hands runs them side by side, one thread each; one thread runs them one
-    /// after the other. The results are the same bits, in image and video mode.
+    /// With two threads a frame with both hands runs them side by side, one thread each, and a frame with one hand
+    /// runs it beside the face; one thread runs the parts one after the other. The results are the same bits, in
+    /// image and video mode.
     @Test func twoThreadsGiveTheOneThreadResults() throws {
         let reference = try Self.reference()
         let photos = Array(Set(reference.image.compactMap(\.photo))).sorted() + [reference.video.photo]
-        var bothHands = 0
+        var bothHands = 0, oneHandAndFace = 0
         for mode in [RunningMode.image, .video] {
             var landmarkers: [HolisticLandmarker] = []
             for threads in [1, 2] {
@@ -113,10 +114,13 @@ import Testing
                     mode == .image ? try $0.detect(image: image) : try $0.detect(videoFrame: image, timestampInMilliseconds: i * 33)
                 }
                 #expect(results[0] == results[1], "\(mode) \(path): 2 threads differ from 1")
-                if !results[0].leftHandLandmarks.isEmpty && !results[0].rightHandLandmarks.isEmpty { bothHands += 1 }
+                let r = results[0]
+                if !r.leftHandLandmarks.isEmpty && !r.rightHandLandmarks.isEmpty { bothHands += 1 }
+                if r.leftHandLandmarks.isEmpty != r.rightHandLandmarks.isEmpty && !r.faceLandmarks.isEmpty { oneHandAndFace += 1 }
             }
         }
-        #expect(bothHands > 0, "no photo with both hands: the side-by-side path was not run")
+        #expect(bothHands > 0, "no photo with both hands: the hands' side-by-side path was not run")
+        #expect(oneHandAndFace > 0, "no photo with one hand and a face: the hand-beside-face path was not run")
     }
 
     final class Recorder: HolisticLandmarkerLiveStreamDelegate, @unchecked Sendable {
