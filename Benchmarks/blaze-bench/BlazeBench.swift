@@ -48,6 +48,8 @@ struct ModelsBenchmark: ParsableCommand {
     var unfused = false
     @Flag(help: "Plan by fixed rules instead of timing candidate kernels when the session is made (same outputs).")
     var fixedPlan = false
+    @Option(help: "Keep the kernel plans in this directory and reuse them on later runs (Planning.cached; same outputs).")
+    var planCache: String?
 
     var sparseConvolution: SparseConvolution? {
         switch sparse {
@@ -73,6 +75,7 @@ struct ModelsBenchmark: ParsableCommand {
         guard (1...64).contains(threads) else { throw ValidationError("--threads expected 1...64, found \(threads)") }
         guard runs >= 1 else { throw ValidationError("--runs expected at least 1, found \(runs)") }
         guard warmup >= 0 else { throw ValidationError("--warmup expected at least 0, found \(warmup)") }
+        guard !(fixedPlan && planCache != nil) else { throw ValidationError("--fixed-plan times nothing for --plan-cache to keep: give one") }
         guard sparseConvolution != nil else { throw ValidationError("--sparse expected measured, dense or sparse, found \(sparse)") }
         guard ["automatic", "avx2", "avx512"].contains(isa) else {
             throw ValidationError("--isa expected automatic, avx2 or avx512, found \(isa)")
@@ -98,6 +101,7 @@ struct ModelsBenchmark: ParsableCommand {
             print("# BLAS kernels: \(BLASKernelSelection.upgradeIfBeneficial())")
             print("# kernels: --isa \(isa) --gemm \(gemm) (best tile here: \(GEMMTile.best?.rawValue ?? "none, BLAS"))")
         }
+        let planning: Planning = fixedPlan ? .fixed : planCache.map { .cached(directory: $0) } ?? .measured
         let models = BuiltinModel.allCases.filter { onlyModels.isEmpty || onlyModels.contains($0.rawValue) }
         for m in models {
             let file = try modelsDir.map { try ModelFile(path: URL(fileURLWithPath: $0).appendingPathComponent(m.fileName).path) }
@@ -105,7 +109,7 @@ struct ModelsBenchmark: ParsableCommand {
             let session = try InferenceSession(model: file, options: RuntimeOptions(threadCount: threads, convolutionGEMM: convolutionGEMM!,
                                                                                        sparseConvolution: sparseConvolution!,
                                                                                        fusesEpilogues: !unfused,
-                                                                                       planning: fixedPlan ? .fixed : .measured))
+                                                                                       planning: planning))
             let range = file.metadata.input.valueRange
             var state: UInt32 = 0x9E37_79B9
             for i in session.input.indices {
@@ -129,8 +133,9 @@ struct ModelsBenchmark: ParsableCommand {
                 print("\(m.rawValue.padding(toLength: 22, withPad: " ", startingAt: 0)) threads=\(threads)  median \(fmt(median)) ms  min \(fmt(times[0])) ms  p90 \(fmt(p90)) ms")
             }
             if perLayer {
-                let timed = session.kernelChoices.filter { !$0.isEmpty }.count
-                print("    planned in \(fmt(session.planSeconds * 1000)) ms (\(fixedPlan ? "fixed rules" : "candidate kernels timed at \(timed) nodes"))")
+                let chosen = session.kernelChoices.filter { !$0.isEmpty }
+                let cached = chosen.filter { $0.hasPrefix("from the plan cache") }.count
+                print("    planned in \(fmt(session.planSeconds * 1000)) ms (\(fixedPlan ? "fixed rules" : "candidate kernels timed at \(chosen.count - cached) nodes, \(cached) taken from the plan cache"))")
                 printLayers(session)
             }
         }

@@ -34,6 +34,8 @@ struct NodeBinding {
     var sparseConvolution: SparseConvolution = .measured
     /// Whether planners may time candidate kernels (``Planning/measured``); else they follow fixed rules.
     var measuresPlan = true
+    /// This node's choice in the session's stored ``KernelPlan`` (``Planning/cached(directory:)``), if any.
+    var recordedChoice: KernelPlan.Choice? = nil
     /// Tests only: see ``RuntimeOptions/pointwiseNarrowForTesting``.
     var pointwiseNarrowForTesting: Bool? = nil
     /// The add and PReLU a convolution absorbs (``EpilogueFusion``); nil for every other node.

@@ -69,13 +69,22 @@ public struct RuntimeOptions: Sendable, Equatable {
 /// How a session chooses among kernels that compute the same bits at different speeds: for a 1×1 convolution,
 /// sparse or dense (with ``SparseConvolution/measured``), and with at most eight outputs, the pixel-major narrow
 /// kernel or the packed GEMM.
-public enum Planning: Sendable, Equatable {
+public enum Planning: Sendable, Hashable {
     /// Time the candidates on this machine, on each node's own shape and the session's threads, when the session
     /// is created, and keep the faster (``InferenceSession/planSeconds`` says how long planning took).
     case measured
     /// Fixed rules, no timing: the same kernels on every machine with a given tile (1×1 convolutions dense unless
     /// ``SparseConvolution/sparse`` is asked for; the narrow kernel for at most eight outputs).
     case fixed
+    /// As ``measured``, the first time; the choices (``KernelPlan``) are then kept in `directory`, one file per
+    /// model, CPU identity and session options, and later sessions reuse them instead of timing again (plans
+    /// faster; the same kernels). Planning throws when the directory cannot be created or written. A missing,
+    /// damaged or foreign file is measured again and replaced; since candidates give the same bits, no file can
+    /// change a session's outputs. A user cache such as `~/.cache/blazekit/plans` suits it.
+    case cached(directory: String)
+
+    /// Whether candidates are timed (or taken from a plan cache) rather than chosen by fixed rules.
+    var choosesByTiming: Bool { self != .fixed }
 }
 
 /// What runs the matrix products of dense convolutions.
@@ -143,6 +152,9 @@ public final class InferenceSession: @unchecked Sendable {
     /// Seconds the session took to plan: checking the graph, packing weights, placing the arena and, with
     /// ``Planning/measured``, timing candidate kernels.
     public let planSeconds: Double
+    /// The candidates this session's planning chose, node by node (empty with ``Planning/fixed``): what
+    /// ``Planning/cached(directory:)`` stores.
+    public let kernelPlan: KernelPlan
 
     /// Loads and plans the model file at `path`.
     public convenience init(path: String, options: RuntimeOptions = RuntimeOptions()) throws {
@@ -247,6 +259,11 @@ public final class InferenceSession: @unchecked Sendable {
         inputPointer = inputBase
         outputPointers = g.outputs.enumerated().map { k, id in computed.contains(k) ? UnsafePointer(pointer(id)) : nil }
 
+        let planFile: KernelPlanFile? = if case .cached(let directory) = options.planning {
+            KernelPlanFile(directory: directory, model: model, options: options)
+        } else { nil }
+        let stored = planFile?.load()
+        let recorded = Dictionary((stored?.choices ?? []).map { ($0.node, $0) }, uniquingKeysWith: { first, _ in first })
         var steps: [any ExecutionStep] = []
         var stepNodes: [Int] = []
         for step in planned {
@@ -262,7 +279,7 @@ public final class InferenceSession: @unchecked Sendable {
                 outputs: step.outputs.map { pointer($0) },
                 constants: node.inputs.map { model.constantData(ofValue: $0) },
                 threadCount: options.threadCount, gemmTile: options.gemmTile, sparseConvolution: options.sparseConvolution,
-                measuresPlan: options.planning == .measured, pointwiseNarrowForTesting: options.pointwiseNarrowForTesting,
+                measuresPlan: options.planning.choosesByTiming, recordedChoice: recorded[n], pointwiseNarrowForTesting: options.pointwiseNarrowForTesting,
                 epilogue: try fusion.groups[n].map { group in
                     ConvolutionEpilogue(residual: group.add.map { UnsafePointer(pointer($0.residual)) },
                                         residualClamp: try group.add.map { add in
@@ -292,6 +309,11 @@ public final class InferenceSession: @unchecked Sendable {
             }
         }
         self.regions = regions
+        kernelPlan = KernelPlan(choices: zip(stepNodes, steps).compactMap { node, step in
+            guard let conv = step as? Conv2DOp.Step, let candidate = conv.candidate else { return nil }
+            return KernelPlan.Choice(node: node, candidate: candidate, kernel: conv.baseKernelName)
+        })
+        if let planFile, kernelPlan != stored { try planFile.store(kernelPlan) }
         planSeconds = Double(DispatchTime.now().uptimeNanoseconds - planStart) * 1e-9
         self.stepNodes = stepNodes
         stepNames = stepNodes.map { g.nodes[$0].name }

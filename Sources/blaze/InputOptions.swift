@@ -40,10 +40,15 @@ struct InputOptions: ParsableArguments {
                              + "(same outputs; faster startup)."))
     var fixedPlan = false
 
-    /// Sets `base`'s thread count (`--threads`) and kernel planning (`--fixed-plan`).
+    @Option(help: ArgumentHelp("Keep the kernels' timings in this directory (e.g. ~/.cache/blazekit/plans), one file per "
+                               + "network, CPU and thread count, and reuse them in later runs instead of timing again "
+                               + "(same outputs; faster startup after the first run).", valueName: "directory"))
+    var planCache: String?
+
+    /// Sets `base`'s thread count (`--threads`) and kernel planning (`--fixed-plan`, `--plan-cache`).
     func apply(to base: BaseOptions) {
         base.threadCount = threads
-        base.kernelPlanning = fixedPlan ? .fixed : .measured
+        base.kernelPlanning = fixedPlan ? .fixed : planCache.map { .cached(directory: $0) } ?? .measured
     }
 
     @Option(help: ArgumentHelp("Which threads decode a video's frames ahead: reader-thread (a thread of the reader's own, "
@@ -78,6 +83,10 @@ struct InputOptions: ParsableArguments {
     var raw: String?
 
     mutating func validate() throws {
+        if fixedPlan, planCache != nil {
+            throw ValidationError("--fixed-plan times nothing, so there is nothing for --plan-cache to keep: give one of them")
+        }
+        if let planCache, planCache.isEmpty { throw ValidationError("--plan-cache needs a directory, got an empty path") }
         if video {
             guard let fps else { throw ValidationError("--video needs --fps") }
             guard fps.isFinite, fps > 0 else { throw ValidationError("--fps must be a positive number, got \(fps)") }

@@ -5,8 +5,8 @@ import Foundation
 import Testing
 @testable import blaze
 
-/// `--fixed-plan` (every landmark command): it reaches the task's base options, and the lines are the same
-/// bytes as without it.
+/// `--fixed-plan` and `--plan-cache` (every landmark command): they reach the task's base options, and the lines
+/// are the same bytes as without them.
 @Suite struct FixedPlanTests {
     /// The flag, parsed by each command, sets the base options' kernel planning (and `--threads` their threads);
     /// `blaze body`'s Vision request plans its networks with it.
@@ -51,5 +51,35 @@ import Testing
                         "\(arguments): \(fixed.lines.count) lines with --fixed-plan, \(measured.lines.count) without")
             }
         }
+    }
+
+    /// `--plan-cache DIR` sets `.cached(directory:)`; beside `--fixed-plan`, or with an empty path, it is refused.
+    @Test func thePlanCacheOptionSetsTheBaseOptions() throws {
+        let options = PoseLandmarkerOptions()
+        _ = LandmarkerCommandOptions.apply(model: "full", to: options,
+                                          input: try HolisticCommand.parse(["--plan-cache", "/tmp/plans", "x.png"]).input)
+        #expect(options.baseOptions.kernelPlanning == .cached(directory: "/tmp/plans"))
+        for bad in [["--fixed-plan", "--plan-cache", "/tmp/plans", "x.png"], ["--plan-cache", "", "x.png"]] {
+            #expect(throws: (any Error).self, "\(bad)") { _ = try PoseCommand.parse(bad) }
+        }
+    }
+
+    /// holistic over photos with `--plan-cache`: the first run fills the directory, the second reuses it, and both
+    /// print the bytes a run without it prints.
+    @Test func aPlanCacheFillsOnceAndChangesNoLine() throws {
+        let directory = try makeTemporaryDirectory("plan-cache")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let cache = directory.appendingPathComponent("plans").path
+        let arguments = ["holistic", "--quiet", "--threads", "2", fixturePhotos.appendingPathComponent("pose").path]
+        let plain = try blaze(arguments)
+        let first = try blaze(arguments + ["--plan-cache", cache])
+        let stored = try FileManager.default.contentsOfDirectory(atPath: cache).sorted()
+        let second = try blaze(arguments + ["--plan-cache", cache])
+        #expect(plain.status == 0 && first.status == 0 && second.status == 0, "\(first.stderr) \(second.stderr)")
+        #expect(plain.lines.count >= 5 && first.stdout == plain.stdout && second.stdout == plain.stdout)
+        // pose detector and landmarks, and hand re-crop, hand landmarks, face detector and face mesh on two threads
+        // and (beside each other) on one.
+        #expect(stored.count >= 6 && stored.allSatisfy { $0.hasSuffix(".json") }, "\(stored)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: cache).sorted() == stored)
     }
 }

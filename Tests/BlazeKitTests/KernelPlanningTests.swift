@@ -23,13 +23,13 @@ import Testing
         var description: String { rawValue }
 
         /// Detector and landmarks; the accurate modes add a single-threaded detector per thread (two); holistic
-        /// is the pose's two, the face detector and mesh, and three hand pairs (re-crop and landmarks: one on
-        /// the task's threads, one per side on a thread each).
+        /// is the pose's two, two face pairs (detector and mesh: one on the task's threads, one on a thread beside a
+        /// hand) and three hand pairs (re-crop and landmarks: one on the task's threads, one per side on a thread each).
         var networksAtTwoThreads: Int {
             switch self {
             case .pose, .poseLegacy, .hand, .handLegacy: return 2
             case .poseAccurate, .handAccurate: return 4
-            case .holistic: return 10
+            case .holistic: return 12
             }
         }
 
@@ -63,7 +63,9 @@ import Testing
     /// Every session the task holds was planned as its base options say; none is left at the default.
     @Test(arguments: Pipeline.allCases)
     func everyNetworkIsPlannedAsTheBaseOptionsSay(pipeline: Pipeline) throws {
-        for planning in [Planning.fixed, .measured] {
+        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("blazekit-plans-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: cache) }
+        for planning in [Planning.fixed, .measured, .cached(directory: cache.path)] {
             let sessions = reachableObjects(InferenceSession.self, from: try pipeline.task(planning: planning, threads: 2))
             #expect(sessions.count == pipeline.networksAtTwoThreads, "\(pipeline) \(planning): \(sessions.count) sessions")
             #expect(sessions.allSatisfy { $0.options.planning == planning },

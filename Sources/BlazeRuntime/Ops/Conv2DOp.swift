@@ -49,7 +49,7 @@ enum Conv2DOp: OpPlanner {
             switch b.sparseConvolution {
             case .sparse: return sparseStep(s, wide: wide)
             case .measured where b.measuresPlan && Double(zeros) >= SparseConvolution.measuredMinimumZeroFraction * Double(count):
-                return faster(sparseStep(s, wide: wide), denseStep(s, tile: tile, wide: wide, inChannels: x.c), pool: b.pool)
+                return choose({ sparseStep(s, wide: wide) }, { denseStep(s, tile: tile, wide: wide, inChannels: x.c) }, b)
             default: break
             }
         }
@@ -60,8 +60,7 @@ enum Conv2DOp: OpPlanner {
             // The pixel-major narrow kernel or the packed GEMM (with most of its tile's columns empty): which is
             // faster depends on the map and the host (256 × 256, 8 → 8 on one Intel AVX-512 core: GEMM 0.32 ms,
             // narrow 0.42 ms in `blaze-bench kernels`; at 28 × 28, 24 → 2 the narrow kernel runs at 13 GFLOP/s, the GEMM at 7).
-            return faster(denseStep(s, tile: tile, wide: wide, inChannels: x.c),
-                          packedStep(s, tile: tile, inChannels: x.c), pool: b.pool)
+            return choose({ denseStep(s, tile: tile, wide: wide, inChannels: x.c) }, { packedStep(s, tile: tile, inChannels: x.c) }, b)
         }
         return denseStep(s, tile: tile, wide: wide, inChannels: x.c)
     }
@@ -126,6 +125,20 @@ enum Conv2DOp: OpPlanner {
         return s
     }
 
+    /// The candidate the session's stored plan names for this node (``Planning/cached(directory:)``) when that is
+    /// still the kernel its planner makes, so that only it is packed; else ``faster(_:_:pool:)`` of the two.
+    static func choose(_ a: () -> Step, _ b: () -> Step, _ binding: NodeBinding) -> Step {
+        if let recorded = binding.recordedChoice, recorded.candidate == 0 || recorded.candidate == 1 {
+            var step = recorded.candidate == 0 ? a() : b()
+            if step.baseKernelName == recorded.kernel {
+                step.candidate = recorded.candidate
+                step.kernelChoice = "from the plan cache"
+                return step
+            }
+        }
+        return faster(a(), b(), pool: binding.pool)
+    }
+
     /// Whichever of two 1×1 steps `a` and `b` (sparse or dense; narrow or packed GEMM) runs the node faster on
     /// this machine, timed on a scratch input of small values, in alternation, best of three runs after a
     /// warm-up. A map of at most ``timingPixels`` pixels runs whole, as planned, on the session's `pool` when it has several
@@ -167,6 +180,7 @@ enum Conv2DOp: OpPlanner {
             }
         }
         var winner = best[0] <= best[1] ? a : b
+        winner.candidate = best[0] <= best[1] ? 0 : 1
         let times = zip(trial, best).map { t, ns in "\(t.baseKernelName) \(Int((Double(ns) / 1000).rounded())) µs" }
         winner.kernelChoice = "timed\(whole ? " on \(pool?.threadCount ?? 1) threads" : pixels < all ? " on \(pixels) of \(all) pixels" : ""): "
             + times.joined(separator: ", ")
@@ -193,6 +207,8 @@ enum Conv2DOp: OpPlanner {
         var epilogue: ConvolutionEpilogue?
         /// The candidates' times when ``Conv2DOp/faster(_:_:pool:)`` chose this step; empty for a fixed rule.
         var kernelChoice = ""
+        /// Which of two timed candidates this is (0 or 1), for ``KernelPlan``; nil for a fixed rule.
+        var candidate: Int?
 
         enum Variant {
             case gemm1x1, im2colGEMM, directFewOutputs, packed1x1(PackedGEMMWeights), packedIm2col(PackedGEMMWeights)
