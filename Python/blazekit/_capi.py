@@ -78,7 +78,9 @@ class PoseOptions(ctypes.Structure):
                 # since 0.4
                 ("identity_max_absent_frames", c_int32), ("identity_min_similarity", c_float),
                 # since 0.6
-                ("fixed_plan", c_int32)]
+                ("fixed_plan", c_int32),
+                # since 0.7
+                ("plan_cache_dir", c_char_p)]
 
 
 class HandOptions(ctypes.Structure):
@@ -95,7 +97,9 @@ class HandOptions(ctypes.Structure):
                 # since 0.4
                 ("identity_max_absent_frames", c_int32), ("identity_min_similarity", c_float), ("vote_handedness", c_int32),
                 # since 0.6
-                ("fixed_plan", c_int32)]
+                ("fixed_plan", c_int32),
+                # since 0.7
+                ("plan_cache_dir", c_char_p)]
 
 
 class HolisticOptions(ctypes.Structure):
@@ -110,7 +114,9 @@ class HolisticOptions(ctypes.Structure):
                 ("smooth_segmentation", c_int32), ("solution_clock", c_int32), ("result_callback", HolisticCallback),
                 ("user_data", c_void_p),
                 # since 0.6
-                ("fixed_plan", c_int32)]
+                ("fixed_plan", c_int32),
+                # since 0.7
+                ("plan_cache_dir", c_char_p)]
 
 
 def _library_path():

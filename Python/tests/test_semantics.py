@@ -216,6 +216,28 @@ def test_fixed_plan_gives_the_same_results(pose_image):
         assert results[0] == results[1], f"{threads} threads"
 
 
+def test_plan_cache_dir_keeps_plans_and_changes_no_result(pose_image, tmp_path):
+    """plan_cache_dir: the first landmarker fills the directory, the next plans from it; both give the results
+    of a landmarker without it. An empty path, or one beside fixed_plan, is refused with the field's name."""
+    cache = tmp_path / "plans"
+    results = []
+    for plan_cache_dir in (None, cache, str(cache)):
+        base = python.BaseOptions(model_asset_path=MODELS, thread_count=2, plan_cache_dir=plan_cache_dir)
+        with vision.PoseLandmarker.create_from_options(
+                vision.PoseLandmarkerOptions(base_options=base, num_poses=2, output_segmentation_masks=True)) as pose:
+            found = pose.detect(pose_image)
+        results.append((found.pose_landmarks, [m.numpy_view().tobytes() for m in found.segmentation_masks]))
+        if plan_cache_dir is cache:
+            stored = sorted(p.name for p in cache.iterdir())
+    assert results[0][0] and results[0] == results[1] == results[2]
+    assert len(stored) == 2 and all(name.endswith(".json") for name in stored), stored
+    assert sorted(p.name for p in cache.iterdir()) == stored
+    for bad in (dict(plan_cache_dir=""), dict(plan_cache_dir=str(cache), fixed_plan=True)):
+        with pytest.raises(ValueError, match="plan_cache_dir"):
+            vision.PoseLandmarker.create_from_options(
+                vision.PoseLandmarkerOptions(base_options=python.BaseOptions(model_asset_path=MODELS, **bad)))
+
+
 def test_num_threads_environment(monkeypatch):
     monkeypatch.setenv("BLAZEKIT_NUM_THREADS", "many")
     with pytest.raises(ValueError, match="BLAZEKIT_NUM_THREADS"):

@@ -46,6 +46,7 @@ func failure(_ error: any Error, fallback: blazekit_status, function: String) ->
         }
     }
     if error is ImageError { return CFailure(BLAZEKIT_ERROR_INVALID_ARGUMENT, text) }
+    if let runtime = error as? RuntimeError, case .invalidOption = runtime { return CFailure(BLAZEKIT_ERROR_INVALID_OPTION, text) }
     return CFailure(fallback, text)
 }
 
@@ -127,9 +128,20 @@ func modeName(_ mode: RunningMode) -> String {
 }
 
 /// The base options of the fields every landmarker has: the model path (staged by ``ModelSource``), the threads
-/// (checked by ``checkCommon``) and `fixed_plan` (since 0.6).
-func baseOptions(modelAssetPath: String?, threadCount: Int32, fixedPlan: Int32) -> BaseOptions {
-    BaseOptions(modelAssetPath: modelAssetPath, threadCount: Int(threadCount), kernelPlanning: fixedPlan != 0 ? .fixed : .measured)
+/// (checked by ``checkCommon``), `fixed_plan` (since 0.6) and `plan_cache_dir` (since 0.7), checked here.
+func baseOptions(modelAssetPath: String?, threadCount: Int32, fixedPlan: Int32,
+                 planCacheDir: UnsafePointer<CChar>?) throws -> BaseOptions {
+    var planning: Planning = fixedPlan != 0 ? .fixed : .measured
+    if let planCacheDir {
+        let directory = String(cString: planCacheDir)
+        guard !directory.isEmpty else { throw option("plan_cache_dir", expected: "NULL or a directory", found: "an empty string") }
+        guard fixedPlan == 0 else {
+            throw option("plan_cache_dir", expected: "NULL when fixed_plan is set (a fixed plan times nothing to keep)",
+                         found: "\"\(directory)\"")
+        }
+        planning = .cached(directory: directory)
+    }
+    return BaseOptions(modelAssetPath: modelAssetPath, threadCount: Int(threadCount), kernelPlanning: planning)
 }
 
 /// The identity options of the C fields, checked by their C names.

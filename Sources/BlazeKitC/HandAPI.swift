@@ -129,7 +129,8 @@ public func blazekit_hand_landmarker_create_impl(_ options: UnsafePointer<blazek
                                                  : ModelNames(landmarks: "hand_landmark_full.bkm", builtins: ["palm_detection_full.bkm"]))
         defer { source.cleanUp() }
         let swift = HandLandmarkerOptions()
-        swift.baseOptions = baseOptions(modelAssetPath: source.path, threadCount: o.thread_count, fixedPlan: o.fixed_plan)
+        swift.baseOptions = try baseOptions(modelAssetPath: source.path, threadCount: o.thread_count, fixedPlan: o.fixed_plan,
+                                         planCacheDir: o.plan_cache_dir)
         swift.runningMode = mode
         swift.model = lite ? .lite : .full
         swift.numHands = Int(o.num_hands)

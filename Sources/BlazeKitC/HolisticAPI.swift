@@ -112,7 +112,8 @@ public func blazekit_holistic_landmarker_create_impl(_ options: UnsafePointer<bl
         let source = try ModelSource(path: o.model_asset_path, buffer: o.model_asset_buffer, size: o.model_asset_buffer_size,
                                      names: ModelNames(roles: HolisticLandmarkerDefinition.modelRoles(for: swift)))
         defer { source.cleanUp() }
-        swift.baseOptions = baseOptions(modelAssetPath: source.path, threadCount: o.thread_count, fixedPlan: o.fixed_plan)
+        swift.baseOptions = try baseOptions(modelAssetPath: source.path, threadCount: o.thread_count, fixedPlan: o.fixed_plan,
+                                         planCacheDir: o.plan_cache_dir)
         swift.runningMode = mode
         for field in holisticConfidences() { swift[keyPath: field.swift] = o[keyPath: field.c] }
         swift.shouldOutputPoseSegmentationMasks = o.output_segmentation_mask != 0

@@ -114,7 +114,8 @@ public func blazekit_pose_landmarker_create_impl(_ options: UnsafePointer<blazek
                                                        builtins: ["pose_detection.bkm"]))
         defer { source.cleanUp() }
         let swift = PoseLandmarkerOptions()
-        swift.baseOptions = baseOptions(modelAssetPath: source.path, threadCount: o.thread_count, fixedPlan: o.fixed_plan)
+        swift.baseOptions = try baseOptions(modelAssetPath: source.path, threadCount: o.thread_count, fixedPlan: o.fixed_plan,
+                                         planCacheDir: o.plan_cache_dir)
         swift.runningMode = mode
         swift.model = model
         swift.numPoses = Int(o.num_poses)

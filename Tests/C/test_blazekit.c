@@ -11,7 +11,9 @@
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <dirent.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 extern char **environ;
@@ -682,6 +684,80 @@ static void test_fixed_plan(void) {
     free(hp.rgb);
 }
 
+/* Files in `dir` (not . or ..), removed when `remove_them`; -1 when it cannot be opened. */
+static int plan_files(const char *dir, int remove_them) {
+    DIR *d = opendir(dir);
+    if (!d) return -1;
+    int n = 0;
+    for (struct dirent *e; (e = readdir(d)) != NULL;) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
+        n++;
+        if (remove_them) {
+            char path[1024];
+            snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+            unlink(path);
+        }
+    }
+    closedir(d);
+    return n;
+}
+
+/* plan_cache_dir (since 0.7): the first create fills the directory (made if missing), the second plans from it;
+ * both give the bits of a landmarker without it. Refused, naming the field: beside fixed_plan, empty, or a
+ * directory that cannot be made. A struct_size ending before the field leaves it out. */
+static void test_plan_cache(void) {
+    current = "plan_cache";
+    char root[] = "/tmp/blazekit-plans-XXXXXX";
+    CHECK(mkdtemp(root) != NULL, "mkdtemp");
+    char dir[64], file[64], blocked[96];
+    snprintf(dir, sizeof dir, "%s/plans", root);
+    snprintf(file, sizeof file, "%s/a-file", root);
+    snprintf(blocked, sizeof blocked, "%s/plans", file);
+    FILE *f = fopen(file, "w");
+    CHECK(f != NULL, "%s", file);
+    if (f) fclose(f);
+    photo pp = load(POSE_PHOTO);
+    blazekit_image image = rgb_image(&pp);
+    blazekit_pose_result *r[4] = {NULL, NULL, NULL, NULL};
+    int stored = 0;
+    for (int variant = 0; variant < 4; variant++) {   /* none, first, second, left out by struct_size */
+        blazekit_pose_landmarker_options o;
+        blazekit_pose_landmarker_options_init(&o);
+        CHECK(o.plan_cache_dir == NULL, "default NULL");
+        o.num_poses = 2;
+        o.thread_count = 2;
+        if (variant > 0) o.plan_cache_dir = variant == 3 ? "" : dir;
+        if (variant == 3) o.struct_size = offsetof(blazekit_pose_landmarker_options, plan_cache_dir);
+        blazekit_pose_landmarker *lm = NULL;
+        CHECK_STATUS(blazekit_pose_landmarker_create(&o, &lm), BLAZEKIT_OK, NULL);
+        CHECK_STATUS(blazekit_pose_landmarker_detect(lm, &image, &r[variant]), BLAZEKIT_OK, NULL);
+        blazekit_pose_landmarker_destroy(lm);
+        if (variant == 1) stored = plan_files(dir, 0);
+        if (variant == 2) CHECK(plan_files(dir, 0) == stored, "%d files after the second create, %d after the first", plan_files(dir, 0), stored);
+    }
+    CHECK(stored == 2, "%d plan files (pose detector and landmarks)", stored);
+    for (int variant = 1; variant < 4; variant++) {
+        CHECK(r[0] && r[variant] && same_pose_and_masks(r[0], r[variant]), "variant %d: pose bits", variant);
+    }
+    for (int variant = 0; variant < 4; variant++) blazekit_pose_result_free(r[variant]);
+    CHECK_OPTION(pose, plan_cache_dir, "", BLAZEKIT_ERROR_INVALID_OPTION, "plan_cache_dir");
+    CHECK_OPTION(hand, plan_cache_dir, "", BLAZEKIT_ERROR_INVALID_OPTION, "plan_cache_dir");
+    const char *blocked_path = blocked;   /* a pointer, for the macros' NULL checks */
+    CHECK_OPTION(holistic, plan_cache_dir, blocked_path, BLAZEKIT_ERROR_INVALID_OPTION, blocked_path);
+    blazekit_hand_landmarker_options h;
+    blazekit_hand_landmarker_options_init(&h);
+    h.fixed_plan = 1;
+    h.plan_cache_dir = dir;
+    blazekit_hand_landmarker *hl = NULL;
+    CHECK_STATUS(blazekit_hand_landmarker_create(&h, &hl), BLAZEKIT_ERROR_INVALID_OPTION, "plan_cache_dir");
+    CHECK(hl == NULL, "no handle");
+    plan_files(dir, 1);
+    rmdir(dir);
+    unlink(file);
+    CHECK(rmdir(root) == 0, "%s left behind", root);
+    free(pp.rgb);
+}
+
 static void test_decode_file(void) {
     current = "decode_file";
     uint8_t *px = (uint8_t *)0x1;
@@ -934,6 +1010,7 @@ int main(void) {
     test_legacy_solution();
     test_identities();
     test_fixed_plan();
+    test_plan_cache();
     if (xfailed) printf("%d expected failure%s (see XFAIL above)\n", xfailed, xfailed == 1 ? "" : "s");
     printf("%d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;

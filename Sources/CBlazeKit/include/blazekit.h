@@ -41,7 +41,7 @@ extern "C" {
 #endif
 
 #define BLAZEKIT_VERSION_MAJOR 0
-#define BLAZEKIT_VERSION_MINOR 6
+#define BLAZEKIT_VERSION_MINOR 7
 #define BLAZEKIT_VERSION_PATCH 0
 
 /* ---------------------------------------------------------------------------------------------- */
@@ -297,6 +297,14 @@ typedef struct blazekit_pose_landmarker_options {
      *  machine (BlazeKit's BaseOptions.kernelPlanning = .fixed): a quicker create, the same kernels on every
      *  run, results identical bit for bit. 0, the default, times them. */
     int32_t fixed_plan;
+    /* Since 0.7. */
+    /** A directory (created if missing) where create keeps the timed kernel choices, one file per network, CPU
+     *  and thread count, and plans later landmarkers from them without timing (BaseOptions.kernelPlanning =
+     *  .cached): a quicker create after the first, the same kernels, results identical bit for bit. A damaged
+     *  or foreign file there is timed again and replaced. NULL, the default, keeps nothing. With fixed_plan
+     *  non-zero, or an empty string, create returns INVALID_OPTION naming the field; a directory that cannot be
+     *  written, also INVALID_OPTION. Read during create only. */
+    const char *plan_cache_dir;
 } blazekit_pose_landmarker_options;
 
 /** Options of a hand landmarker; same rules as blazekit_pose_landmarker_options. */
@@ -343,6 +351,9 @@ typedef struct blazekit_hand_landmarker_options {
     /* Since 0.6. */
     /** As in blazekit_pose_landmarker_options; default 0. */
     int32_t fixed_plan;
+    /* Since 0.7. */
+    /** As in blazekit_pose_landmarker_options; default NULL. */
+    const char *plan_cache_dir;
 } blazekit_hand_landmarker_options;
 
 /** Sets struct_size and every default. Returns INVALID_ARGUMENT for NULL. Thread-safe. */
@@ -476,6 +487,9 @@ typedef struct blazekit_holistic_landmarker_options {
     /* Since 0.6. */
     /** As in blazekit_pose_landmarker_options; default 0. */
     int32_t fixed_plan;
+    /* Since 0.7. */
+    /** As in blazekit_pose_landmarker_options; default NULL. */
+    const char *plan_cache_dir;
 } blazekit_holistic_landmarker_options;
 
 /** Sets struct_size and every default. Returns INVALID_ARGUMENT for NULL. Thread-safe. */

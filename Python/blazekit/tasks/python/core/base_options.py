@@ -12,7 +12,10 @@ class BaseOptions:
     threads one inference may use, 1-64; None takes $BLAZEKIT_NUM_THREADS, else the processors this process may
     run on, at most 4 (MediaPipe too picks its threads itself). Results do not depend on it. `fixed_plan`
     (BlazeKit's addition): True plans the networks' kernels by fixed rules instead of timing the candidates
-    when the landmarker is created, for a quicker start; the results are the same bits either way."""
+    when the landmarker is created, for a quicker start; the results are the same bits either way.
+    `plan_cache_dir` (BlazeKit's addition): a directory (e.g. "~/.cache/blazekit/plans", made if missing) where
+    the timed choices are kept, one file per network, CPU and thread count, so that later landmarkers plan from
+    them without timing; the same bits again. Not with fixed_plan."""
 
     class Delegate(enum.Enum):
         CPU = 0
@@ -23,3 +26,4 @@ class BaseOptions:
     delegate: Optional["BaseOptions.Delegate"] = None
     thread_count: Optional[int] = None
     fixed_plan: bool = False
+    plan_cache_dir: Optional[str] = None

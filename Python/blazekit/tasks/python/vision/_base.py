@@ -89,6 +89,9 @@ class _Landmarker:
         except ValueError:
             raise ValueError(f"BLAZEKIT_NUM_THREADS must be a whole number, got {threads!r}") from None
         c.fixed_plan = 1 if getattr(base, "fixed_plan", False) else 0
+        plan_cache_dir = getattr(base, "plan_cache_dir", None)
+        if plan_cache_dir is not None:
+            c.plan_cache_dir = os.fsencode(os.path.expanduser(os.fspath(plan_cache_dir)))
         fill(c)
         box = {}
         c_callback = None
