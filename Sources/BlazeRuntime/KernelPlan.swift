@@ -19,18 +19,10 @@ public struct KernelPlan: Codable, Sendable, Equatable {
     /// One timed node: its index in the model graph, the winning candidate (0 or 1, in the order the op's planner
     /// offers them) and that kernel's name, which must match for the choice to be reused.
     public struct Choice: Codable, Sendable, Equatable {
-        public var node: Int
-        public var candidate: Int
-        public var kernel: String
-        public init(node: Int, candidate: Int, kernel: String) {
-            self.node = node
-            self.candidate = candidate
-            self.kernel = kernel
-        }
+        public let node: Int, candidate: Int, kernel: String
     }
 
-    public var choices: [Choice]
-    public init(choices: [Choice]) { self.choices = choices }
+    public let choices: [Choice]
 }
 
 /// A ``KernelPlan`` file in a plan-cache directory: one per model, CPU identity and session options, named by a
