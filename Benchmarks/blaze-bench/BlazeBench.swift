@@ -201,9 +201,7 @@ func fmt(_ v: Double) -> String { String(format: "%.3f", v) }
 
 enum MachineDescription {
     static var current: String {
-        let cpu = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8))?
-            .split(separator: "\n").first { $0.hasPrefix("model name") }?
-            .split(separator: ":", maxSplits: 1).last?.trimmingCharacters(in: .whitespaces) ?? "unknown CPU"
+        let cpu = CPUFeatures.modelName.isEmpty ? "unknown CPU" : CPUFeatures.modelName
         let blas = openblas_get_config().map { String(cString: $0) } ?? "unknown"
         return "# \(cpu), \(ProcessInfo.processInfo.activeProcessorCount) cores, OpenBLAS \(blas)"
     }

@@ -37,8 +37,7 @@ public enum BLASKernelSelection {
         if getenv("OPENBLAS_CORETYPE") != nil { return "kept \(before): OPENBLAS_CORETYPE is set by the user" }
         let avx2Era: Set<String> = ["haswell", "zen", "sandybridge", "excavator"]
         guard avx2Era.contains(before.lowercased()) else { return "kept \(before)" }
-        let flags = cpuFlags()
-        guard ["avx512f", "avx512bw", "avx512dq", "avx512vl"].allSatisfy(flags.contains) else {
+        guard CPUFeatures.hasAVX512 else {
             return "kept \(before): no AVX-512 on this CPU"
         }
         guard let quit = symbol("gotoblas_dynamic_quit", as: (@convention(c) () -> Void).self),
@@ -82,13 +81,6 @@ public enum BLASKernelSelection {
         }
         return "openblas_set_num_threads(1), thread server stopped (\(shutdown()))"
     }()
-
-    private static func cpuFlags() -> Set<Substring> {
-        guard let text = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8),
-              let line = text.split(separator: "\n").first(where: { $0.hasPrefix("flags") }),
-              let list = line.split(separator: ":", maxSplits: 1).last else { return [] }
-        return Set(list.split(separator: " "))
-    }
 
     private static func symbol<T>(_ name: String, as type: T.Type) -> T? {
         guard let handle = dlopen(nil, RTLD_NOW), let p = dlsym(handle, name) else { return nil }

@@ -37,7 +37,8 @@ public final class BaseOptions: Equatable, CustomStringConvertible {
     /// How the task's networks choose among kernels that compute the same bits, when the task is created.
     /// BlazeKit's own addition. `.measured` (the default) times the candidates on this machine and keeps the
     /// faster; `.fixed` follows fixed rules and times nothing, for a quicker start and the same kernels on
-    /// every run. The results are identical either way; only speed differs.
+    /// every run; `.cached(directory:)` measures once per network, CPU and thread count and later tasks reuse
+    /// the choices kept in that directory. The results are identical every way; only speed differs.
     public var kernelPlanning: Planning
 
     /// The built-in models on one CPU thread, kernels planned by measuring, unless given.

@@ -49,6 +49,9 @@ public struct RuntimeOptions: Sendable, Equatable {
         guard (1...64).contains(threadCount) else {
             throw RuntimeError.invalidOption(name: "threadCount", expected: "1...64", actual: "\(threadCount)")
         }
+        if case .cached(let directory) = planning, directory.isEmpty {
+            throw RuntimeError.invalidOption(name: "planning", expected: "a plan-cache directory", actual: "an empty path")
+        }
         if case .packed(let tile) = convolutionGEMM, !tile.isSupported {
             throw RuntimeError.invalidOption(name: "convolutionGEMM",
                                              expected: "a tile this CPU and build support (\(GEMMTile.allCases.filter(\.isSupported).map(\.rawValue)))",

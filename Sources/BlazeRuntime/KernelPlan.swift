@@ -32,6 +32,8 @@ struct KernelPlanFile {
     static let formatVersion = 1
     let directory: String
     let key: String
+    /// `<directory>/<model name>-<16 hex digits of the key's FNV-1a hash>.json`.
+    let path: String
 
     init(directory: String, model: ModelFile, options: RuntimeOptions) {
         self.directory = directory
@@ -45,16 +47,11 @@ struct KernelPlanFile {
                "sparse: \(options.sparseConvolution)",
                "fused epilogues: \(options.fusesEpilogues)",
                "outputs: \(outputs.joined(separator: ","))"].joined(separator: "\n")
-    }
-
-    /// `<directory>/<model name>-<16 hex digits of the key's FNV-1a hash>.json`.
-    var path: String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in key.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
         let hex = String(hash, radix: 16)
-        let name = key.split(separator: "\n")[2].split(separator: " ")[1]
-        let safe = String(name.map { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" ? $0 : "_" }.prefix(64))
-        return directory + "/" + safe + "-" + String(repeating: "0", count: 16 - hex.count) + hex + ".json"
+        let name = String(m.name.map { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" ? $0 : "_" }.prefix(64))
+        path = directory + "/" + name + "-" + String(repeating: "0", count: 16 - hex.count) + hex + ".json"
     }
 
     private struct Stored: Codable {

@@ -100,6 +100,17 @@ import Testing
         }
     }
 
+    /// An empty path (which would put the files at the root) is refused before anything is planned.
+    @Test func anEmptyDirectoryIsRefused() throws {
+        let file = try BuiltinModel.handRecrop.load()
+        #expect {
+            _ = try InferenceSession(model: file, options: RuntimeOptions(planning: .cached(directory: "")))
+        } throws: { error in
+            guard case RuntimeError.invalidOption(let name, _, let actual) = error else { return false }
+            return name == "planning" && actual == "an empty path"
+        }
+    }
+
     /// A directory that cannot be made (a path through a regular file) is refused, named in the error.
     @Test func anUnwritableDirectoryIsNamed() throws {
         let directory = try Self.emptyDirectory()
