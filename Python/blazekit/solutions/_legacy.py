@@ -39,9 +39,15 @@ def _check_complexity(value, allowed):
         raise ValueError(f"model_complexity must be one of {', '.join(map(str, allowed))}, got {value!r}")
 
 
+class _ModelNotFound(RuntimeError):
+    """A model the solution runs is not on this machine (pose_landmark_heavy): raised by `process()`, not by the
+    constructor, so that the solution still constructs, as Google's samples expect, and fails when used."""
+
+
 class SolutionBase:
-    """The shell of a legacy solution: one landmarker made on the first `process()` (so that a solution whose
-    model cannot be had still constructs, as Google's samples expect, and fails when used), one frame per call."""
+    """The shell of a legacy solution: one landmarker, made by the constructor as MediaPipe's starts its graph
+    there (so a bad option or model fails at once, and the first frame does not pay for loading and planning the
+    networks), one frame per call. Each solution's constructor ends with `_start()`."""
     _outputs = ()
 
     def __init_subclass__(cls, **kwargs):
@@ -56,6 +62,13 @@ class SolutionBase:
 
     def _make_task(self):  # pragma: no cover - each solution defines it
         raise NotImplementedError
+
+    def _start(self):
+        """Makes the landmarker; when a model it needs is not on this machine, `process()` tries again and raises."""
+        try:
+            self._task = self._make_task()
+        except _ModelNotFound:
+            self._task = None
 
     def _base_options(self, model_asset_path=None):
         """The task's base options: the model (None: the built-in ones) and the solution's thread_count."""
@@ -105,10 +118,12 @@ class SolutionBase:
         raise NotImplementedError
 
     def reset(self) -> None:
-        """Starts a new stream: nothing tracked, no filter state."""
+        """Starts a new stream: nothing tracked, no filter state (a new landmarker, as MediaPipe restarts its graph)."""
         if self._task is not None:
             self._task.close()
             self._task = None
+        if not self._closed:
+            self._start()
 
     def close(self) -> None:
         """Releases the networks. A second close() raises ValueError, as MediaPipe's does."""
@@ -141,7 +156,7 @@ def heavy_pose_model() -> str:
     path = os.environ.get("BLAZEKIT_POSE_LANDMARK_HEAVY")
     if path:
         if not os.path.isfile(path):
-            raise RuntimeError(f"BLAZEKIT_POSE_LANDMARK_HEAVY is {path!r}, which is not a file")
+            raise _ModelNotFound(f"BLAZEKIT_POSE_LANDMARK_HEAVY is {path!r}, which is not a file")
         return path
     directory = os.environ.get("BLAZEKIT_MODELS_DIR")
     if directory:
@@ -149,7 +164,7 @@ def heavy_pose_model() -> str:
             candidate = os.path.join(directory, name)
             if os.path.isfile(candidate):
                 return candidate
-    raise RuntimeError(
+    raise _ModelNotFound(
         "model_complexity=2 runs pose_landmark_heavy, which BlazeKit does not ship (MediaPipe downloads it from "
         "https://storage.googleapis.com/mediapipe-assets/pose_landmark_heavy.tflite). Download that file, then "
         "set BLAZEKIT_POSE_LANDMARK_HEAVY=/path/to/pose_landmark_heavy.tflite (a .tflite or a converted .bkm), or "

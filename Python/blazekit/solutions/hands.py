@@ -66,6 +66,7 @@ class Hands(SolutionBase):
         self._max_num_hands = max_num_hands
         self._confidences = (float(min_detection_confidence), float(min_tracking_confidence))
         self._thread_count = thread_count
+        self._start()
 
     def _make_task(self):
         from ..tasks.python import vision

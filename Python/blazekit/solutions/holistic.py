@@ -40,6 +40,7 @@ class Holistic(SolutionBase):
         self._confidences = (float(min_detection_confidence), float(min_tracking_confidence))
         self._thread_count = thread_count
         self._model_path = model_path
+        self._start()
 
     def _make_task(self):
         from ._holistic_task import HolisticLandmarker

@@ -77,6 +77,7 @@ class Pose(SolutionBase):
         self._confidences = (float(min_detection_confidence), float(min_tracking_confidence))
         self._thread_count = thread_count
         self._model_path = model_path
+        self._start()
 
     def _make_task(self):
         from ..tasks.python import vision
