@@ -137,3 +137,51 @@ def test_drawn_points_follow_mediapipes_rules_on_awkward_values():
     for width, height in [(640, 360), (7, 5), (1, 1)]:
         for landmarks in (messages, plain_objects):
             assert drawing_utils._pixel_points(landmarks, width, height) == _plain_pixel_points(landmarks, width, height)
+
+
+def test_lists_held_as_arrays_read_and_draw_as_messages():
+    """A landmark list held as arrays (what mp.solutions.holistic returns) reads as the list of its messages:
+    the same length, equality, text and fields (visibility only where set), and once read it is an ordinary
+    list. Drawing reads the arrays directly and gives the pixels the messages give, on awkward values too."""
+    from blazekit.solutions import drawing_utils
+    values = np.array([0.0, -0.0, 1.0, 1 - 1e-7, 0.5, 0.99999994, -1e-12, 1e-45, np.nan, np.inf, -np.inf, 0.333], np.float32)
+    xs, ys = np.meshgrid(values, values[::-1])
+    count = xs.size
+    xyz = np.stack([xs.ravel(), ys.ravel(), np.linspace(-1, 1, count, dtype=np.float32)], axis=1)
+    visibility = (np.resize(np.array([0.0, 0.49999997, 0.5, 0.9], np.float32), count), np.arange(count) % 3 != 0)
+
+    def both():
+        lazy = landmark_pb2.NormalizedLandmarkList._of_arrays(xyz.copy(), (visibility[0].copy(), visibility[1].copy()))
+        read = landmark_pb2.NormalizedLandmarkList._of_arrays(xyz.copy(), (visibility[0].copy(), visibility[1].copy()))
+        read.landmark  # noqa: B018 - made into messages
+        return lazy, read
+
+    lazy, read = both()
+    assert len(lazy) == count and lazy._arrays is not None and read._arrays is None
+    for width, height in [(640, 360), (7, 5), (1, 1)]:
+        want = _plain_pixel_points(list(read.landmark), width, height)
+        assert drawing_utils._array_pixel_points(lazy._arrays, width, height) == want
+    for k, point in enumerate(read.landmark):
+        assert (point.x, point.y, point.z) == tuple(float(v) for v in xyz[k]) or np.isnan(xyz[k][:2]).any()
+        assert point.HasField("visibility") == bool(visibility[1][k]) and not point.HasField("presence")
+        if visibility[1][k]:
+            assert point.visibility == float(visibility[0][k])
+    image = np.zeros((90, 120, 3), np.uint8)
+    drawn = {}
+    for name, lst in zip(("lazy", "read"), both()):
+        canvas = image.copy()
+        drawing_utils.draw_landmarks(canvas, lst, [(i, i + 1) for i in range(count - 1)],
+                                     landmark_drawing_spec=drawing_utils.DrawingSpec(color=(0, 0, 255), circle_radius=1),
+                                     connection_drawing_spec=drawing_utils.DrawingSpec(color=(0, 255, 0), thickness=1))
+        drawn[name] = canvas
+        assert lst._arrays is not None if name == "lazy" else True   # drawing did not make the messages
+    assert drawn["lazy"].any() and np.array_equal(drawn["lazy"], drawn["read"])
+    lazy, read = both()
+    assert str(lazy) == str(read) and repr(lazy) == repr(read)
+    xyz[np.isnan(xyz)] = 0.5   # NaN never equals itself
+    lazy, read = both()
+    assert lazy == read
+    # Once read, the list is the truth: changes to it are what later reads and drawing see.
+    lazy.landmark[0].x = 0.25
+    lazy.landmark.add(x=0.5, y=0.5)
+    assert lazy._arrays is None and len(lazy) == count + 1 and lazy.landmark[0].x == 0.25 and lazy != read

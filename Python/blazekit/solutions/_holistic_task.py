@@ -6,19 +6,19 @@ import numpy as np
 from .. import _capi
 from ..framework.formats import landmark_pb2
 from ..tasks.python.vision import _base
-from ..tasks.python.vision.pose_landmarker import _landmark_rows as _rows
+from ..tasks.python.vision.pose_landmarker import _landmark_array as _rows
 
 
 def _landmark_list(pointer, count, list_class, with_visibility):
     """`count` C landmarks as a landmark_pb2 list of x, y, z (and visibility, as the legacy graph sets it on the
-    pose; presence stays unset, as mp.solutions.holistic clears it), or None when the part is absent."""
+    pose; presence stays unset, as mp.solutions.holistic clears it), or None when the part is absent. The list
+    holds copies of the values as arrays and makes its landmark messages when they are first read."""
     if count == 0 or not pointer:
         return None
-    point = list_class._item._of
-    if with_visibility:
-        return list_class([point({"x": x, "y": y, "z": z, "visibility": v} if f & _capi.HAS_VISIBILITY else {"x": x, "y": y, "z": z})
-                           for x, y, z, v, _, f in _rows(pointer, count)])
-    return list_class([point({"x": x, "y": y, "z": z}) for x, y, z, _, _, _ in _rows(pointer, count)])
+    rows = np.array(_rows(pointer, count))
+    xyz = np.stack([rows["x"], rows["y"], rows["z"]], axis=1)
+    visibility = (rows["visibility"], (rows["flags"] & _capi.HAS_VISIBILITY) != 0) if with_visibility else None
+    return list_class._of_arrays(xyz, visibility)
 
 
 class HolisticLandmarker(_base._Landmarker):

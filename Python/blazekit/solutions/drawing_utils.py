@@ -7,7 +7,7 @@ from typing import Optional, Tuple
 
 import numpy as np
 
-from ..framework.formats.landmark_pb2 import _Point
+from ..framework.formats.landmark_pb2 import _List, _Point
 
 PRESENCE_THRESHOLD = 0.5
 VISIBILITY_THRESHOLD = 0.5
@@ -71,6 +71,25 @@ def _pixel_points(landmarks, width: int, height: int) -> dict:
     return points
 
 
+def _array_pixel_points(arrays, width: int, height: int) -> dict:
+    """`_pixel_points` of a landmark list still held as arrays (`landmark_pb2._List._of_arrays`), computed on the
+    arrays: the same float64 arithmetic, so the same points, without making a message per landmark."""
+    xyz, visibility = arrays
+    x, y = xyz[:, 0].astype(np.float64), xyz[:, 1].astype(np.float64)
+
+    def valid(v):   # _valid: v >= 0 and (v < 1 or math.isclose(1, v)), which is False for infinities
+        with np.errstate(invalid="ignore", over="ignore"):
+            return (v >= 0) & ((v < 1) | (np.isfinite(v) & (np.abs(1 - v) <= 1e-9 * np.maximum(1.0, np.abs(v)))))
+    keep = valid(x) & valid(y)
+    if visibility is not None:
+        values, is_set = visibility
+        keep &= ~(is_set & (values < VISIBILITY_THRESHOLD))
+    index = np.flatnonzero(keep)
+    px = np.minimum(np.floor(x[index] * width), width - 1).astype(np.int64)
+    py = np.minimum(np.floor(y[index] * height), height - 1).astype(np.int64)
+    return dict(zip(index.tolist(), zip(px.tolist(), py.tolist())))
+
+
 def _landmarks(landmark_list):
     """The landmarks of a NormalizedLandmarkList, or a task result's list of landmarks itself."""
     return list(landmark_list.landmark) if hasattr(landmark_list, "landmark") else list(landmark_list)
@@ -106,10 +125,13 @@ def draw_landmarks(image: np.ndarray, landmark_list, connections=None,
         raise ValueError("Input image must contain three channel bgr data.")
     cv2 = _cv2()
     rows, cols, _ = image.shape
-    landmarks = _landmarks(landmark_list)
-    points = _pixel_points(landmarks, cols, rows)
+    arrays = landmark_list._arrays if isinstance(landmark_list, _List) else None
+    if arrays is not None:
+        count, points = len(arrays[0]), _array_pixel_points(arrays, cols, rows)
+    else:
+        landmarks = _landmarks(landmark_list)
+        count, points = len(landmarks), _pixel_points(landmarks, cols, rows)
     if connections:
-        count = len(landmarks)
         per_connection = isinstance(connection_drawing_spec, Mapping)
         line = cv2.line
         for connection in connections:

@@ -16,11 +16,17 @@ _LANDMARK_DTYPE = np.dtype([("x", "<f4"), ("y", "<f4"), ("z", "<f4"), ("visibili
                             ("flags", "<u4")])
 
 
-def _landmark_rows(pointer, count):
-    """`count` C landmarks (blazekit_landmark) as (x, y, z, visibility, presence, flags) tuples."""
+def _landmark_array(pointer, count):
+    """`count` C landmarks (blazekit_landmark) as a structured array over the C memory (not a copy): fields x,
+    y, z, visibility, presence and flags."""
     raw = np.ctypeslib.as_array(ctypes.cast(pointer, ctypes.POINTER(ctypes.c_uint8)),
                                 shape=(count * _LANDMARK_DTYPE.itemsize,))
-    return raw.view(_LANDMARK_DTYPE).tolist()
+    return raw.view(_LANDMARK_DTYPE)
+
+
+def _landmark_rows(pointer, count):
+    """`count` C landmarks (blazekit_landmark) as (x, y, z, visibility, presence, flags) tuples."""
+    return _landmark_array(pointer, count).tolist()
 
 
 def _landmark_lists(pointer, groups, per_group, cls):
