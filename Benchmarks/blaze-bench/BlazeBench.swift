@@ -134,8 +134,8 @@ struct ModelsBenchmark: ParsableCommand {
             }
             if perLayer {
                 let chosen = session.kernelChoices.filter { !$0.isEmpty }
-                let cached = chosen.filter { $0.hasPrefix("from the plan cache") }.count
-                print("    planned in \(fmt(session.planSeconds * 1000)) ms (\(fixedPlan ? "fixed rules" : "candidate kernels timed at \(chosen.count - cached) nodes, \(cached) taken from the plan cache"))")
+                let cached = chosen.filter { $0.hasPrefix("from a kept plan") }.count
+                print("    planned in \(fmt(session.planSeconds * 1000)) ms (\(fixedPlan ? "fixed rules" : "candidate kernels timed at \(chosen.count - cached) nodes, \(cached) taken from a kept plan"))")
                 printLayers(session)
             }
         }

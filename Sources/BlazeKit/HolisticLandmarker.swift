@@ -1,5 +1,6 @@
 import BlazeImage
 import BlazeKernels
+import BlazeRuntime
 import BlazeStages
 import BlazeTracking
 import Dispatch
@@ -73,8 +74,8 @@ public final class HolisticPipeline: TaskPipeline {
         handStages = try HandStages(resources: resources, workers: workers)
         faceStages = try FaceStages(options: options, resources: resources, workers: workers)
         if workers.threadCount >= 2 {
-            sideBySide = (try HandStages(resources: resources, workers: WorkerPool(threadCount: 1)),
-                          try HandStages(resources: resources, workers: WorkerPool(threadCount: 1)),
+            let left = try HandStages(resources: resources, workers: WorkerPool(threadCount: 1))
+            sideBySide = (left, try HandStages(resources: resources, workers: WorkerPool(threadCount: 1), copying: left),
                           try FaceStages(options: options, resources: resources, workers: WorkerPool(threadCount: 1)))
         } else {
             sideBySide = nil
@@ -216,9 +217,16 @@ private struct HandStages {
     let recrop: HandRecropStage
     let landmarks: HandLandmarkStage
 
-    init(resources: TaskResources, workers: WorkerPool) throws {
-        recrop = try HandRecropStage(model: resources.model("handRecrop"), workers: workers, planning: resources.planning)
-        landmarks = try HandLandmarkStage(model: resources.model("handLandmarks"), workers: workers, planning: resources.planning)
+    /// - Parameter twin: stages of the same networks on as many threads, whose measured kernel choices these
+    ///   reuse instead of timing again (``Planning/reusing(_:)``; fixed rules stay fixed).
+    init(resources: TaskResources, workers: WorkerPool, copying twin: HandStages? = nil) throws {
+        func planning(_ session: InferenceSession?) -> Planning {
+            guard let session, resources.planning != .fixed else { return resources.planning }
+            return .reusing(session.kernelPlan)
+        }
+        recrop = try HandRecropStage(model: resources.model("handRecrop"), workers: workers, planning: planning(twin?.recrop.network.session))
+        landmarks = try HandLandmarkStage(model: resources.model("handLandmarks"), workers: workers,
+                                          planning: planning(twin?.landmarks.network.session))
         landmarks.keepsAspectRatio = true
     }
 }

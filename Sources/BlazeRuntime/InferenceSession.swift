@@ -85,6 +85,11 @@ public enum Planning: Sendable, Hashable {
     /// damaged or foreign file is measured again and replaced; since candidates give the same bits, no file can
     /// change a session's outputs. A user cache such as `~/.cache/blazekit/plans` suits it.
     case cached(directory: String)
+    /// Another session's choices (its ``InferenceSession/kernelPlan``) for a session of the same model and
+    /// options, such as a pipeline's second copy of a network: no timing where the plan names the kernel the
+    /// node offers; a node it does not cover is measured. As with ``cached(directory:)``, a plan can only make a
+    /// session slower, never different.
+    case reusing(KernelPlan)
 
     /// Whether candidates are timed (or taken from a plan cache) rather than chosen by fixed rules.
     var choosesByTiming: Bool { self != .fixed }
@@ -266,7 +271,8 @@ public final class InferenceSession: @unchecked Sendable {
             KernelPlanFile(directory: directory, model: model, options: options)
         } else { nil }
         let stored = planFile?.load()
-        let recorded = Dictionary((stored?.choices ?? []).map { ($0.node, $0) }, uniquingKeysWith: { first, _ in first })
+        let given: KernelPlan? = if case .reusing(let plan) = options.planning { plan } else { stored }
+        let recorded = Dictionary((given?.choices ?? []).map { ($0.node, $0) }, uniquingKeysWith: { first, _ in first })
         var steps: [any ExecutionStep] = []
         var stepNodes: [Int] = []
         for step in planned {

@@ -15,10 +15,10 @@ import Glibc
 ///
 /// Candidates only ever compute the same bits (``Planning``), so a plan decides speed, never results: a plan
 /// from another machine, an older build or a damaged file can make a session slower, not different.
-public struct KernelPlan: Codable, Sendable, Equatable {
+public struct KernelPlan: Codable, Sendable, Hashable {
     /// One timed node: its index in the model graph, the winning candidate (0 or 1, in the order the op's planner
     /// offers them) and that kernel's name, which must match for the choice to be reused.
-    public struct Choice: Codable, Sendable, Equatable {
+    public struct Choice: Codable, Sendable, Hashable {
         public let node: Int, candidate: Int, kernel: String
     }
 

@@ -132,7 +132,7 @@ enum Conv2DOp: OpPlanner {
             var step = recorded.candidate == 0 ? a() : b()
             if step.baseKernelName == recorded.kernel {
                 step.candidate = recorded.candidate
-                step.kernelChoice = "from the plan cache"
+                step.kernelChoice = "from a kept plan"
                 return step
             }
         }
