@@ -245,15 +245,19 @@ def test_num_threads_environment(monkeypatch):
 
 
 def test_ctypes_layouts_match_the_library():
-    """The library reports its own struct sizes (struct_size); the ctypes mirrors must agree."""
+    """The library's struct sizes and the ctypes mirrors agree: its sized init takes the mirror's size and refuses
+    the next larger one (C structs here are multiples of 8 bytes), and writes nothing past the size it is given."""
     import ctypes
     from blazekit import _capi
-    for Options, init in ((_capi.PoseOptions, _capi.lib.blazekit_pose_landmarker_options_init),
-                          (_capi.HandOptions, _capi.lib.blazekit_hand_landmarker_options_init),
-                          (_capi.HolisticOptions, _capi.lib.blazekit_holistic_landmarker_options_init)):
-        buffer = (ctypes.c_uint8 * 1024)()
-        assert init(ctypes.cast(buffer, ctypes.POINTER(Options))) == 0
-        assert ctypes.c_size_t.from_buffer(buffer).value == ctypes.sizeof(Options)
+    for Options, init in ((_capi.PoseOptions, _capi.lib.blazekit_pose_landmarker_options_init_sized),
+                          (_capi.HandOptions, _capi.lib.blazekit_hand_landmarker_options_init_sized),
+                          (_capi.HolisticOptions, _capi.lib.blazekit_holistic_landmarker_options_init_sized)):
+        size = ctypes.sizeof(Options)
+        buffer = (ctypes.c_uint8 * (size + 64))(*([0xAB] * (size + 64)))
+        assert init(ctypes.cast(buffer, ctypes.POINTER(Options)), size) == 0
+        assert ctypes.c_size_t.from_buffer(buffer).value == size and bytes(buffer[size:]) == b"\xab" * 64
+        assert init(ctypes.cast(buffer, ctypes.POINTER(Options)), size + 8) == _capi.INVALID_ARGUMENT
+        assert "no newer than this library" in _capi.last_error()
     image = mp.Image.create_from_file(POSE)
     for Task, Options, Result, free in ((vision.PoseLandmarker, vision.PoseLandmarkerOptions, _capi.PoseResult,
                                          _capi.lib.blazekit_pose_result_free),

@@ -86,12 +86,30 @@ func readVersioned<S>(_ pointer: UnsafePointer<S>?, defaults: S, name: String) t
 /// padding that a struct ending in a 4-byte field after 8-byte ones has).
 func cSizeof<S>(_ type: S.Type) -> Int { MemoryLayout<S>.stride }
 
-/// Stores `defaults()` in the caller's options struct (the *_options_init functions).
-func initOptions<S>(_ options: UnsafeMutablePointer<S>?, _ function: String, _ defaults: () -> S) -> blazekit_status {
+/// Stores `defaults()` in the first `size` bytes of the caller's options struct, and `size` in its `struct_size`
+/// (the *_options_init_sized functions, and the unsized ones with their frozen sizes): nothing beyond `size` is
+/// written, so a caller built with an older header, whose struct is smaller, gets that version's fields.
+func initOptions<S>(_ options: UnsafeMutablePointer<S>?, size: Int, _ function: String, _ defaults: () -> S) -> blazekit_status {
     guarded(function) {
         guard let options else { throw argument("options is NULL") }
-        options.pointee = defaults()
+        let known = cSizeof(S.self)
+        guard size >= MemoryLayout<Int>.size, size <= known else {
+            throw argument("size is \(size); expected \(MemoryLayout<Int>.size)…\(known), sizeof the options struct of a header "
+                           + "no newer than this library (\(String(cString: blazekit_version_string())))")
+        }
+        var value = defaults()
+        withUnsafeBytes(of: &value) { bytes in
+            UnsafeMutableRawPointer(options).copyMemory(from: bytes.baseAddress!, byteCount: min(size, bytes.count))
+        }
+        UnsafeMutableRawPointer(options).storeBytes(of: size, as: Int.self)
     }
+}
+
+/// The bytes the unsized *_options_init functions write, frozen at the 0.7 structs' sizes: programs built with the
+/// 0.7 header call them with structs of these sizes, and fields appended later are set only by the *_sized
+/// functions (which the header's macros call). Never change these when a struct grows.
+enum UnsizedInitBytes {
+    static let pose = 136, hand = 136, holistic = 128
 }
 
 // MARK: - Options the tasks share

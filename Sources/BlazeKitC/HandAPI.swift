@@ -107,7 +107,13 @@ private func handAccurateMode(_ o: blazekit_hand_landmarker_options) throws -> H
 
 @_cdecl("blazekit_hand_landmarker_options_init")
 public func blazekit_hand_landmarker_options_init_impl(_ options: UnsafeMutablePointer<blazekit_hand_landmarker_options>?) -> blazekit_status {
-    initOptions(options, "blazekit_hand_landmarker_options_init", handDefaults)
+    initOptions(options, size: UnsizedInitBytes.hand, "blazekit_hand_landmarker_options_init", handDefaults)
+}
+
+@_cdecl("blazekit_hand_landmarker_options_init_sized")
+public func blazekit_hand_landmarker_options_init_sized_impl(_ options: UnsafeMutablePointer<blazekit_hand_landmarker_options>?,
+                                                                _ size: Int) -> blazekit_status {
+    initOptions(options, size: size, "blazekit_hand_landmarker_options_init_sized", handDefaults)
 }
 
 @_cdecl("blazekit_hand_landmarker_create")

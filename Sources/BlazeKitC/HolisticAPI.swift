@@ -93,7 +93,13 @@ private func holisticDefaults() -> blazekit_holistic_landmarker_options {
 
 @_cdecl("blazekit_holistic_landmarker_options_init")
 public func blazekit_holistic_landmarker_options_init_impl(_ options: UnsafeMutablePointer<blazekit_holistic_landmarker_options>?) -> blazekit_status {
-    initOptions(options, "blazekit_holistic_landmarker_options_init", holisticDefaults)
+    initOptions(options, size: UnsizedInitBytes.holistic, "blazekit_holistic_landmarker_options_init", holisticDefaults)
+}
+
+@_cdecl("blazekit_holistic_landmarker_options_init_sized")
+public func blazekit_holistic_landmarker_options_init_sized_impl(_ options: UnsafeMutablePointer<blazekit_holistic_landmarker_options>?,
+                                                                _ size: Int) -> blazekit_status {
+    initOptions(options, size: size, "blazekit_holistic_landmarker_options_init_sized", holisticDefaults)
 }
 
 @_cdecl("blazekit_holistic_landmarker_create")

@@ -92,7 +92,13 @@ private func poseAccurateMode(_ o: blazekit_pose_landmarker_options) throws -> P
 
 @_cdecl("blazekit_pose_landmarker_options_init")
 public func blazekit_pose_landmarker_options_init_impl(_ options: UnsafeMutablePointer<blazekit_pose_landmarker_options>?) -> blazekit_status {
-    initOptions(options, "blazekit_pose_landmarker_options_init", poseDefaults)
+    initOptions(options, size: UnsizedInitBytes.pose, "blazekit_pose_landmarker_options_init", poseDefaults)
+}
+
+@_cdecl("blazekit_pose_landmarker_options_init_sized")
+public func blazekit_pose_landmarker_options_init_sized_impl(_ options: UnsafeMutablePointer<blazekit_pose_landmarker_options>?,
+                                                                _ size: Int) -> blazekit_status {
+    initOptions(options, size: size, "blazekit_pose_landmarker_options_init_sized", poseDefaults)
 }
 
 @_cdecl("blazekit_pose_landmarker_create")

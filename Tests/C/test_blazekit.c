@@ -9,6 +9,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <dirent.h>
@@ -99,7 +100,7 @@ static void *fresh_thread_message(void *arg) {
 
 static void test_error_message_per_thread(void) {
     current = "error_message_per_thread";
-    CHECK_STATUS(blazekit_pose_landmarker_options_init(NULL), BLAZEKIT_ERROR_INVALID_ARGUMENT, "options is NULL");
+    CHECK_STATUS((blazekit_pose_landmarker_options_init)(NULL), BLAZEKIT_ERROR_INVALID_ARGUMENT, "options is NULL");
     pthread_t t;
     void *ok = NULL;
     pthread_create(&t, NULL, fresh_thread_message, NULL);
@@ -133,7 +134,51 @@ static void test_options_init(void) {
     CHECK(p.identity_max_absent_frames == 45 && p.identity_min_similarity == 0.2f, "pose identity defaults");
     CHECK(h.identity_max_absent_frames == 45 && h.identity_min_similarity == 0.2f && h.vote_handedness == 0, "hand identity defaults");
     CHECK(p.fixed_plan == 0 && h.fixed_plan == 0, "kernels planned by timing");
-    CHECK_STATUS(blazekit_hand_landmarker_options_init(NULL), BLAZEKIT_ERROR_INVALID_ARGUMENT, "options is NULL");
+    CHECK_STATUS((blazekit_hand_landmarker_options_init)(NULL), BLAZEKIT_ERROR_INVALID_ARGUMENT, "options is NULL");
+    CHECK_STATUS(blazekit_hand_landmarker_options_init_sized(NULL, sizeof h), BLAZEKIT_ERROR_INVALID_ARGUMENT, "options is NULL");
+}
+
+/* Each byte of `bytes[from, to)` is 0xAB, the canary the test wrote there. */
+static int untouched(const unsigned char *bytes, size_t from, size_t to) {
+    for (size_t i = from; i < to; i++) if (bytes[i] != 0xAB) return 0;
+    return 1;
+}
+
+/* 0.8: the init functions write no byte beyond the caller's struct. A program built with an older header (here the
+ * 0.5 layout, which ended before fixed_plan) keeps the bytes after its struct and creates with defaults for the
+ * fields it lacks; the unsized symbols write the 0.7 sizes; sizes the library cannot serve are refused. */
+static void test_options_init_sizes(void) {
+    current = "options_init_sizes";
+    _Alignas(blazekit_pose_landmarker_options) unsigned char buf[sizeof(blazekit_pose_landmarker_options) + 32];
+    blazekit_pose_landmarker_options *p = (blazekit_pose_landmarker_options *)(void *)buf;
+    size_t older = offsetof(blazekit_pose_landmarker_options, fixed_plan);
+    memset(buf, 0xAB, sizeof buf);
+    CHECK_STATUS(blazekit_pose_landmarker_options_init_sized(p, older), BLAZEKIT_OK, NULL);
+    CHECK(p->struct_size == older && untouched(buf, older, sizeof buf), "struct_size %zu; bytes after %zu untouched", p->struct_size, older);
+    CHECK(p->num_poses == 1 && p->thread_count == 1 && p->model_asset_path == NULL && p->identity_max_absent_frames == 45,
+          "defaults within the older struct");
+    blazekit_pose_landmarker *lm = NULL;
+    CHECK_STATUS(blazekit_pose_landmarker_create(p, &lm), BLAZEKIT_OK, NULL);
+    blazekit_pose_landmarker_destroy(lm);
+
+    memset(buf, 0xAB, sizeof buf);
+    CHECK_STATUS((blazekit_pose_landmarker_options_init)(p), BLAZEKIT_OK, NULL);
+    CHECK(p->struct_size == 136 && untouched(buf, 136, sizeof buf), "the unsized pose init writes 0.7's 136 bytes: %zu", p->struct_size);
+    _Alignas(blazekit_hand_landmarker_options) unsigned char hbuf[sizeof(blazekit_hand_landmarker_options) + 32];
+    memset(hbuf, 0xAB, sizeof hbuf);
+    CHECK_STATUS((blazekit_hand_landmarker_options_init)((blazekit_hand_landmarker_options *)(void *)hbuf), BLAZEKIT_OK, NULL);
+    CHECK(((blazekit_hand_landmarker_options *)(void *)hbuf)->struct_size == 136 && untouched(hbuf, 136, sizeof hbuf),
+          "the unsized hand init writes 0.7's 136 bytes");
+    _Alignas(blazekit_holistic_landmarker_options) unsigned char obuf[sizeof(blazekit_holistic_landmarker_options) + 32];
+    memset(obuf, 0xAB, sizeof obuf);
+    CHECK_STATUS((blazekit_holistic_landmarker_options_init)((blazekit_holistic_landmarker_options *)(void *)obuf), BLAZEKIT_OK, NULL);
+    CHECK(((blazekit_holistic_landmarker_options *)(void *)obuf)->struct_size == 128 && untouched(obuf, 128, sizeof obuf),
+          "the unsized holistic init writes 0.7's 128 bytes");
+
+    memset(buf, 0xAB, sizeof buf);
+    CHECK_STATUS(blazekit_pose_landmarker_options_init_sized(p, 4), BLAZEKIT_ERROR_INVALID_ARGUMENT, "size is 4");
+    CHECK_STATUS(blazekit_pose_landmarker_options_init_sized(p, sizeof *p + 8), BLAZEKIT_ERROR_INVALID_ARGUMENT, "no newer than this library");
+    CHECK(untouched(buf, 0, sizeof buf), "a refused init writes nothing");
 }
 
 static void dummy_pose_cb(void *u, int32_t s, const char *m, const blazekit_pose_result *r, int64_t t) { (void)u; (void)s; (void)m; (void)r; (void)t; }
@@ -994,6 +1039,7 @@ int main(void) {
     test_version();
     test_error_message_per_thread();
     test_options_init();
+    test_options_init_sizes();
     test_decode_file();
     test_create_errors();
     test_model_sources();

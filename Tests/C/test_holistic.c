@@ -78,7 +78,7 @@ static void test_options(void) {
     CHECK(o.output_segmentation_mask == 0 && o.refine_face_landmarks == 0 && o.smooth_landmarks == 1 && o.smooth_segmentation == 1
           && o.solution_clock == 1 && o.result_callback == NULL && o.user_data == NULL, "mp.solutions.holistic's defaults");
     CHECK(o.fixed_plan == 0, "kernels planned by timing");
-    CHECK_STATUS(blazekit_holistic_landmarker_options_init(NULL), BLAZEKIT_ERROR_INVALID_ARGUMENT, "options is NULL");
+    CHECK_STATUS((blazekit_holistic_landmarker_options_init)(NULL), BLAZEKIT_ERROR_INVALID_ARGUMENT, "options is NULL");
 
     CHECK_COMMON_CREATE_ERRORS(holistic);
     blazekit_holistic_landmarker *lm = NULL;

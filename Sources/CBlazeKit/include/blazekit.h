@@ -41,7 +41,7 @@ extern "C" {
 #endif
 
 #define BLAZEKIT_VERSION_MAJOR 0
-#define BLAZEKIT_VERSION_MINOR 7
+#define BLAZEKIT_VERSION_MINOR 8
 #define BLAZEKIT_VERSION_PATCH 0
 
 /* ---------------------------------------------------------------------------------------------- */
@@ -356,10 +356,32 @@ typedef struct blazekit_hand_landmarker_options {
     const char *plan_cache_dir;
 } blazekit_hand_landmarker_options;
 
-/** Sets struct_size and every default. Returns INVALID_ARGUMENT for NULL. Thread-safe. */
+/** Sets struct_size and every default in the caller's struct of `size` bytes, writing nothing beyond them; pass
+ *  sizeof *options, as the macro blazekit_pose_landmarker_options_init does. A program built with an older header
+ *  gets that version's struct, and create uses defaults for the fields it lacks. INVALID_ARGUMENT for NULL, a size
+ *  below sizeof(size_t), or one larger than this library's struct (a header newer than the library). Thread-safe.
+ *  Since 0.8. */
+blazekit_status blazekit_pose_landmarker_options_init_sized(blazekit_pose_landmarker_options *options, size_t size);
+/** The entry point of programs built with the 0.1–0.7 headers: as _init_sized with the 0.7 struct's size, which it
+ *  keeps in later versions (a program built with an older header whose struct was smaller must be rebuilt). Returns
+ *  INVALID_ARGUMENT for NULL. Thread-safe. */
 blazekit_status blazekit_pose_landmarker_options_init(blazekit_pose_landmarker_options *options);
-/** Sets struct_size and every default. Returns INVALID_ARGUMENT for NULL. Thread-safe. */
+/** Sets struct_size and every default: blazekit_pose_landmarker_options_init_sized with sizeof *(options). */
+#define blazekit_pose_landmarker_options_init(options) \
+    blazekit_pose_landmarker_options_init_sized((options), sizeof *(options))
+/** Sets struct_size and every default in the caller's struct of `size` bytes, writing nothing beyond them; pass
+ *  sizeof *options, as the macro blazekit_hand_landmarker_options_init does. A program built with an older header
+ *  gets that version's struct, and create uses defaults for the fields it lacks. INVALID_ARGUMENT for NULL, a size
+ *  below sizeof(size_t), or one larger than this library's struct (a header newer than the library). Thread-safe.
+ *  Since 0.8. */
+blazekit_status blazekit_hand_landmarker_options_init_sized(blazekit_hand_landmarker_options *options, size_t size);
+/** The entry point of programs built with the 0.1–0.7 headers: as _init_sized with the 0.7 struct's size, which it
+ *  keeps in later versions (a program built with an older header whose struct was smaller must be rebuilt). Returns
+ *  INVALID_ARGUMENT for NULL. Thread-safe. */
 blazekit_status blazekit_hand_landmarker_options_init(blazekit_hand_landmarker_options *options);
+/** Sets struct_size and every default: blazekit_hand_landmarker_options_init_sized with sizeof *(options). */
+#define blazekit_hand_landmarker_options_init(options) \
+    blazekit_hand_landmarker_options_init_sized((options), sizeof *(options))
 
 /* ---------------------------------------------------------------------------------------------- */
 /* Landmarkers                                                                                     */
@@ -492,8 +514,19 @@ typedef struct blazekit_holistic_landmarker_options {
     const char *plan_cache_dir;
 } blazekit_holistic_landmarker_options;
 
-/** Sets struct_size and every default. Returns INVALID_ARGUMENT for NULL. Thread-safe. */
+/** Sets struct_size and every default in the caller's struct of `size` bytes, writing nothing beyond them; pass
+ *  sizeof *options, as the macro blazekit_holistic_landmarker_options_init does. A program built with an older header
+ *  gets that version's struct, and create uses defaults for the fields it lacks. INVALID_ARGUMENT for NULL, a size
+ *  below sizeof(size_t), or one larger than this library's struct (a header newer than the library). Thread-safe.
+ *  Since 0.8. */
+blazekit_status blazekit_holistic_landmarker_options_init_sized(blazekit_holistic_landmarker_options *options, size_t size);
+/** The entry point of programs built with the 0.1–0.7 headers: as _init_sized with the 0.7 struct's size, which it
+ *  keeps in later versions (a program built with an older header whose struct was smaller must be rebuilt). Returns
+ *  INVALID_ARGUMENT for NULL. Thread-safe. */
 blazekit_status blazekit_holistic_landmarker_options_init(blazekit_holistic_landmarker_options *options);
+/** Sets struct_size and every default: blazekit_holistic_landmarker_options_init_sized with sizeof *(options). */
+#define blazekit_holistic_landmarker_options_init(options) \
+    blazekit_holistic_landmarker_options_init_sized((options), sizeof *(options))
 
 typedef struct blazekit_holistic_landmarker blazekit_holistic_landmarker;
 

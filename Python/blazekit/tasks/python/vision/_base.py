@@ -68,9 +68,10 @@ class _Landmarker:
             raise ValueError("The vision task is in image or video mode, a user-defined result callback should not be provided.")
         base = options.base_options or BaseOptions()
         c = cls._Options()
-        init = getattr(_capi.lib, f"blazekit_{cls._prefix}_landmarker_options_init")
-        if init(ctypes.byref(c)) != _capi.OK:
-            _raise(_capi.INTERNAL)
+        init = getattr(_capi.lib, f"blazekit_{cls._prefix}_landmarker_options_init_sized")
+        status = init(ctypes.byref(c), ctypes.sizeof(c))   # the library writes no byte beyond this package's struct
+        if status != _capi.OK:
+            _raise(status)
         path = base.model_asset_path
         buffer = base.model_asset_buffer
         keep = None
