@@ -235,3 +235,26 @@ def test_drawing_the_results_as_googles_sample_does():
         drawing.draw_landmarks(canvas, hand, holistic_module.HAND_CONNECTIONS, styles.get_default_hand_landmarks_style(),
                                styles.get_default_hand_connections_style())
     assert (tesselated != before).any() and (canvas != tesselated).any()
+
+
+def test_plan_cache_dir_fills_once_and_changes_no_result(tmp_path):
+    """plan_cache_dir (BlazeKit's keyword, as BaseOptions'): the constructor times the kernels and keeps the choices
+    there; a second Holistic, and a Pose and Hands made with the same directory, plan from it; results are those
+    of a solution without it. A bad directory is refused by the constructor, naming the option."""
+    image = rgb("mpii_052475643.png")
+    cache = tmp_path / "plans"
+    with mp.solutions.holistic.Holistic(static_image_mode=True) as plain:
+        want = plain.process(image)
+    with mp.solutions.holistic.Holistic(static_image_mode=True, plan_cache_dir=cache) as first:
+        kept = sorted(os.listdir(cache))
+        assert kept and all(name.endswith(".json") for name in kept)
+        assert first.process(image) == want
+    stamps = {name: os.stat(cache / name).st_mtime_ns for name in kept}
+    with mp.solutions.holistic.Holistic(static_image_mode=True, plan_cache_dir=str(cache)) as second:
+        assert second.process(image) == want
+    assert sorted(os.listdir(cache)) == kept and {n: os.stat(cache / n).st_mtime_ns for n in kept} == stamps
+    with mp.solutions.pose.Pose(static_image_mode=True, plan_cache_dir=cache), \
+            mp.solutions.hands.Hands(static_image_mode=True, plan_cache_dir=cache):
+        pass
+    with pytest.raises(ValueError, match="plan_cache_dir"):
+        mp.solutions.holistic.Holistic(plan_cache_dir="")

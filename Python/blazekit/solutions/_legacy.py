@@ -54,8 +54,9 @@ class SolutionBase:
         super().__init_subclass__(**kwargs)
         cls._Outputs = collections.namedtuple("SolutionOutputs", cls._outputs)   # made once, not per frame
 
-    def __init__(self, static_image_mode: bool):
+    def __init__(self, static_image_mode: bool, plan_cache_dir=None):
         self._static = bool(static_image_mode)
+        self._plan_cache_dir = plan_cache_dir
         self._task = None
         self._closed = False
         self._frames = 0
@@ -71,9 +72,10 @@ class SolutionBase:
             self._task = None
 
     def _base_options(self, model_asset_path=None):
-        """The task's base options: the model (None: the built-in ones) and the solution's thread_count."""
+        """The task's base options: the model (None: the built-in ones), the solution's thread_count and
+        plan_cache_dir."""
         from ..tasks.python.core.base_options import BaseOptions   # here: blazekit.tasks imports this package
-        base = BaseOptions(model_asset_path=model_asset_path)
+        base = BaseOptions(model_asset_path=model_asset_path, plan_cache_dir=self._plan_cache_dir)
         base.thread_count = self._thread_count
         return base
 

@@ -51,17 +51,19 @@ class Hands(SolutionBase):
     max_num_hands (default 2), model_complexity (0 lite, 1 full), min_detection_confidence (the palm detector's
     threshold) and min_tracking_confidence (the landmark network's presence threshold). Handedness assumes a
     mirrored (selfie) image, as MediaPipe's legacy graph does: flip camera frames horizontally first, or swap
-    the labels. BlazeKit's addition, keyword only: thread_count (threads per inference)."""
+    the labels. BlazeKit's additions, keyword only: thread_count (threads per inference) and
+    plan_cache_dir (a directory, made if missing, that keeps the networks' timed kernel choices:
+    later solutions made with it skip the timing; the same results)."""
     _outputs = ("multi_hand_landmarks", "multi_hand_world_landmarks", "multi_handedness")
 
     def __init__(self, static_image_mode=False, max_num_hands=2, model_complexity=1, min_detection_confidence=0.5,
-                 min_tracking_confidence=0.5, *, thread_count=None):
+                 min_tracking_confidence=0.5, *, thread_count=None, plan_cache_dir=None):
         _check_complexity(model_complexity, (0, 1))
         if isinstance(max_num_hands, bool) or not isinstance(max_num_hands, int) or max_num_hands < 1:
             raise ValueError(f"max_num_hands must be a whole number >= 1, got {max_num_hands!r}")
         _check_unit("min_detection_confidence", min_detection_confidence)
         _check_unit("min_tracking_confidence", min_tracking_confidence)
-        super().__init__(static_image_mode)
+        super().__init__(static_image_mode, plan_cache_dir)
         self._complexity = model_complexity
         self._max_num_hands = max_num_hands
         self._confidences = (float(min_detection_confidence), float(min_tracking_confidence))

@@ -60,16 +60,18 @@ class Pose(SolutionBase):
     enable_segmentation, smooth_segmentation, min_detection_confidence (the detector's threshold) and
     min_tracking_confidence (the landmark network's presence threshold). BlazeKit's additions, keyword only:
     thread_count (threads per inference; default $BLAZEKIT_NUM_THREADS, else the processors this process may
-    use, at most 4) and model_path (a pose landmark model to use instead of the built-in one)."""
+    use, at most 4), model_path (a pose landmark model to use instead of the built-in one) and
+    plan_cache_dir (a directory, made if missing, that keeps the networks' timed kernel choices:
+    later solutions made with it skip the timing; the same results)."""
     _outputs = ("pose_landmarks", "pose_world_landmarks", "segmentation_mask")
 
     def __init__(self, static_image_mode=False, model_complexity=1, smooth_landmarks=True, enable_segmentation=False,
                  smooth_segmentation=True, min_detection_confidence=0.5, min_tracking_confidence=0.5, *,
-                 thread_count=None, model_path=None):
+                 thread_count=None, model_path=None, plan_cache_dir=None):
         _check_complexity(model_complexity, (0, 1, 2))
         _check_unit("min_detection_confidence", min_detection_confidence)
         _check_unit("min_tracking_confidence", min_tracking_confidence)
-        super().__init__(static_image_mode)
+        super().__init__(static_image_mode, plan_cache_dir)
         self._complexity = model_complexity
         self._smooth_landmarks = bool(smooth_landmarks)
         self._segmentation = bool(enable_segmentation)
