@@ -128,7 +128,8 @@ public final class HolisticPipeline: TaskPipeline {
             // a hand: the detector before the left hand, the mesh after the right hand, from the region the
             // detector's thread hands over. The handover cannot deadlock: `parallelFor` hands out item 0
             // before item 1, so whichever thread waits in item 1 waits for an item already running, and item 0
-            // signals before anything in it can throw.
+            // signals before anything in it can throw. The face's one-thread pool is never used by both threads
+            // at once: the mesh starts after the detector has finished.
             let handover = DispatchSemaphore(value: 0)
             var region: Swift.Result<NormalizedRect?, any Error> = .success(nil)
             let (left, (right, face)) = try sideBySide(

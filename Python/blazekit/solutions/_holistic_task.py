@@ -6,7 +6,7 @@ import numpy as np
 from .. import _capi
 from ..framework.formats import landmark_pb2
 from ..tasks.python.vision import _base
-from ..tasks.python.vision.pose_landmarker import _landmark_array as _rows
+from ..tasks.python.vision.pose_landmarker import _landmark_array
 
 
 def _landmark_list(pointer, count, list_class, with_visibility):
@@ -15,7 +15,7 @@ def _landmark_list(pointer, count, list_class, with_visibility):
     holds copies of the values as arrays and makes its landmark messages when they are first read."""
     if count == 0 or not pointer:
         return None
-    rows = np.array(_rows(pointer, count))
+    rows = np.array(_landmark_array(pointer, count))   # a copy: the C result is freed after the conversion
     xyz = np.stack([rows["x"], rows["y"], rows["z"]], axis=1)
     visibility = (rows["visibility"], (rows["flags"] & _capi.HAS_VISIBILITY) != 0) if with_visibility else None
     return list_class._of_arrays(xyz, visibility)
