@@ -70,16 +70,21 @@ func guarded(_ function: String, fallback: blazekit_status = BLAZEKIT_ERROR_INTE
 func readVersioned<S>(_ pointer: UnsafePointer<S>?, defaults: S, name: String) throws -> S {
     guard let pointer else { throw argument("\(name) is NULL") }
     let size = UnsafeRawPointer(pointer).load(as: Int.self)
-    let known = cSizeof(S.self)
-    guard size >= MemoryLayout<Int>.size, size <= known else {
-        throw argument("\(name)->struct_size is \(size); expected \(MemoryLayout<Int>.size)…\(known) (set it with the *_init function or to sizeof)")
-    }
+    try checkStructSize(size, of: S.self, "\(name)->struct_size", hint: "set it with the *_init function or to sizeof")
     var value = defaults
     withUnsafeMutableBytes(of: &value) { dst in
         // `dst` ends at the last field; a struct_size that covers the trailing padding too copies no more.
         dst.copyMemory(from: UnsafeRawBufferPointer(start: UnsafeRawPointer(pointer), count: min(size, dst.count)))
     }
     return value
+}
+
+/// Refuses a caller's struct size below the `struct_size` field or above this library's struct, naming `what`.
+func checkStructSize<S>(_ size: Int, of type: S.Type, _ what: String, hint: String) throws {
+    let known = cSizeof(type)
+    guard size >= MemoryLayout<Int>.size, size <= known else {
+        throw argument("\(what) is \(size); expected \(MemoryLayout<Int>.size)…\(known) (\(hint))")
+    }
 }
 
 /// C's `sizeof(S)`, the `struct_size` of a complete struct: Swift's stride (its `size` leaves out the trailing
@@ -92,11 +97,8 @@ func cSizeof<S>(_ type: S.Type) -> Int { MemoryLayout<S>.stride }
 func initOptions<S>(_ options: UnsafeMutablePointer<S>?, size: Int, _ function: String, _ defaults: () -> S) -> blazekit_status {
     guarded(function) {
         guard let options else { throw argument("options is NULL") }
-        let known = cSizeof(S.self)
-        guard size >= MemoryLayout<Int>.size, size <= known else {
-            throw argument("size is \(size); expected \(MemoryLayout<Int>.size)…\(known), sizeof the options struct of a header "
-                           + "no newer than this library (\(String(cString: blazekit_version_string())))")
-        }
+        try checkStructSize(size, of: S.self, "size", hint: "sizeof the options struct of a header no newer than this library, "
+                            + String(cString: blazekit_version_string()))
         var value = defaults()
         withUnsafeBytes(of: &value) { bytes in
             UnsafeMutableRawPointer(options).copyMemory(from: bytes.baseAddress!, byteCount: min(size, bytes.count))
