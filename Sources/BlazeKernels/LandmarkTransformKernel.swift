@@ -147,7 +147,7 @@ public enum LandmarkTransformKernel {
             let tx = m[0] * Float(ox) + m[1] * Float(oy) + m[2] * 0 + m[3] * 1
             let ty = m[4] * Float(ox) + m[5] * Float(oy) + m[6] * 0 + m[7] * 1
             var result: Float = 0
-            if !(tx < 0 || tx > Float(width - 1) || ty < 0 || ty > Float(height - 1)) {
+            if tx >= 0, tx <= Float(width - 1), ty >= 0, ty <= Float(height - 1) {
                 func read(_ h: Int, _ w: Int) -> Float {
                     h < 0 || w < 0 || h >= height || w >= width ? 0 : input[(h * width + w) * channels + c]
                 }
@@ -182,7 +182,8 @@ public enum LandmarkTransformKernel {
         init?(_ m: UnsafePointer<Float>, _ ox: Int, _ oy: Int, height: Int, width: Int) {
             let tx = LandmarkTransformKernel.apply(m, row: 0, Float(ox), Float(oy))
             let ty = LandmarkTransformKernel.apply(m, row: 1, Float(ox), Float(oy))
-            guard !(tx < 0 || tx > Float(width - 1) || ty < 0 || ty > Float(height - 1)) else { return nil }
+            // Written so that a NaN coordinate (from a NaN matrix) falls outside too.
+            guard tx >= 0, tx <= Float(width - 1), ty >= 0, ty <= Float(height - 1) else { return nil }
             let fx = tx.rounded(.down), fy = ty.rounded(.down)
             (x0, y0, right, lower) = (Int(fx), Int(fy), tx - fx, ty - fy)
             (hasRight, hasBelow) = (x0 + 1 < width, y0 + 1 < height)

@@ -100,6 +100,24 @@ import Testing
         } }
     }
 
+    /// A matrix holding NaN or infinity (a network fed NaN) samples nowhere: zeros, as outside the input, not a trap.
+    @Test(arguments: [Float.nan, .infinity, -.infinity])
+    func transformTensorBilinearTreatsANonFiniteMatrixAsOutside(bad: Float) {
+        let (h, w, c) = (6, 5, 3)
+        let x = (0..<(h * w * c)).map { Float($0) }
+        for entry in [0, 1, 3, 5, 7] {
+            var m: [Float] = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]
+            m[entry] = bad
+            var g = [Float](repeating: -1, count: 4 * 4 * c), e = [Float](repeating: -1, count: 4 * 4 * c)
+            LandmarkTransformKernel.transformTensorBilinear(x, height: h, width: w, channels: c, matrix: m, output: &g,
+                                                            outputWidth: 4, rows: 0..<4)
+            LandmarkTransformKernel.transformTensorBilinearReference(x, height: h, width: w, channels: c, matrix: m, output: &e,
+                                                                     outputHeight: 4, outputWidth: 4)
+            expectBitIdentical(g, e, "matrix entry \(entry) = \(bad)")
+            #expect(!g.contains(-1) && !g.contains(where: \.isNaN), "matrix entry \(entry) = \(bad)")
+        }
+    }
+
     @Test func transformLandmarksAppliesTheAffineRows() {
         let m: [Float] = [2, 0, 0, 10, 0, 3, 0, -4, 0, 0, 1, 0, 0, 0, 0, 1]
         let two: [Float] = [1, 2, -3, 0.5]
