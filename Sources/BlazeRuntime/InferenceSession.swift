@@ -28,20 +28,29 @@ public struct RuntimeOptions: Sendable, Equatable {
     /// outputs as the convolution writes it, instead of as passes of their own. The outputs are the
     /// same bits either way; `false` is for measuring and testing that.
     public var fusesEpilogues: Bool
+    /// Run each depthwise convolution over a map of 1 MB or more that falls to one task, with the convolution
+    /// that makes its input and the 1×1 convolutions after it, in bands of rows, so that the large map is read
+    /// back from cache (``DepthwiseBandRegion``). The outputs are the same bits either way; `false` is for
+    /// measuring and testing that.
+    public var runsDepthwiseInBands: Bool
     /// Whether planning times its candidates on this machine (``Planning/measured``) or follows fixed rules.
     public var planning: Planning
     /// Tests only: 1×1 convolutions with at most eight outputs through the narrow kernel (true) or the packed
     /// GEMM (false), unmeasured; nil as ``planning`` says.
     var pointwiseNarrowForTesting: Bool?
+    /// Tests only: the smallest depthwise input map run in bands and the input floats a band adds, in place of
+    /// ``DepthwiseBandRegion/minimumMapFloats`` and ``DepthwiseBandRegion/bandFloats``.
+    var bandsForTesting: DepthwiseBandRegion.Sizes?
 
     public init(threadCount: Int = 1, computedOutputs: Set<Int>? = nil,
                 convolutionGEMM: ConvolutionGEMM = .automatic, sparseConvolution: SparseConvolution = .measured,
-                fusesEpilogues: Bool = true, planning: Planning = .measured) {
+                fusesEpilogues: Bool = true, runsDepthwiseInBands: Bool = true, planning: Planning = .measured) {
         self.threadCount = threadCount
         self.computedOutputs = computedOutputs
         self.convolutionGEMM = convolutionGEMM
         self.sparseConvolution = sparseConvolution
         self.fusesEpilogues = fusesEpilogues
+        self.runsDepthwiseInBands = runsDepthwiseInBands
         self.planning = planning
     }
 
@@ -149,7 +158,8 @@ public final class InferenceSession: @unchecked Sendable {
     private let computedOutputIndices: Set<Int>
     private let steps: [any ExecutionStep]
     /// What ``run()`` runs: ``steps`` with each depthwise or 1×1 convolution and the 1×1 convolutions after it
-    /// that can share one parallel region as a ``DepthwisePointwiseRegion`` (``profile()`` times them apart).
+    /// that can share one parallel region as a ``DepthwisePointwiseRegion``, and the one-task steps around a
+    /// large depthwise convolution as a ``DepthwiseBandRegion`` (``profile()`` times them apart).
     private let regions: [any ExecutionStep]
     private let stepNames: [String]
     private let stepKinds: [OpKind]
@@ -232,6 +242,12 @@ public final class InferenceSession: @unchecked Sendable {
             let w = g.values[node.inputs[1]].shape, x = g.values[node.inputs[0]].shape, y = g.values[step.outputs[0]].shape
             return w.count == 4 && w[1] == 1 && w[2] == 1 && x.count == 4 && y.count == 4 && x[1] == y[1] && x[2] == y[2]
         }
+        func keepInputsLive(_ region: ClosedRange<Int>) {
+            guard region.count > 1 else { return }
+            for step in planned[region] {
+                for i in step.inputs where g.values[i].constant == nil { last[i] = max(last[i], planned[region.upperBound].node) }
+            }
+        }
         var start = 0
         while start < planned.count {
             let head = planned[start]
@@ -241,11 +257,40 @@ public final class InferenceSession: @unchecked Sendable {
                     end += 1
                 }
             }
-            if end > start {
-                for step in planned[start...end] {
-                    for i in step.inputs where g.values[i].constant == nil { last[i] = max(last[i], planned[end].node) }
-                }
+            keepInputsLive(start...end)
+            start = end + 1
+        }
+        // Likewise, on one thread, a convolution whose output only the depthwise convolution after it reads, that
+        // depthwise convolution over a large map, and the 1×1 convolutions after it run in bands
+        // (``DepthwiseBandRegion``), found here by the same rules as there: lifetimes grow only where a band
+        // region runs, since a larger arena alone costs a few per cent. A 1×1 convolution whose output a
+        // depthwise convolution reads next starts the next band region instead.
+        var readers = [Int](repeating: 0, count: g.values.count)
+        for step in planned { for i in Set(step.inputs) { readers[i] += 1 } }
+        for k in computed { readers[g.outputs[k]] += 1 }
+        let onlyNextReads = planned.indices.map { k in
+            planned[k].outputs.count == 1 && readers[planned[k].outputs[0]] == 1 && k + 1 < planned.count
+                && planned[k + 1].inputs.contains(planned[k].outputs[0])
+        }
+        let bandSizes = options.bandsForTesting ?? DepthwiseBandRegion.sizes
+        let runsInBands = options.runsDepthwiseInBands && options.threadCount == 1
+        func isDepthwise(_ k: Int, reading producer: Int) -> Bool {
+            k < planned.count && g.nodes[planned[k].node].op == .depthwiseConv2d
+                && planned[k].inputs.first == planned[producer].outputs.first
+        }
+        func startsBandRegion(_ k: Int) -> Bool {
+            guard runsInBands, g.nodes[planned[k].node].op == .conv2d, onlyNextReads[k], isDepthwise(k + 1, reading: k) else { return false }
+            return g.values[planned[k].outputs[0]].elementCount >= bandSizes.minimumMapFloats
+        }
+        start = 0
+        while start < planned.count {
+            guard startsBandRegion(start) else { start += 1; continue }
+            var end = start + 1
+            while end + 1 < planned.count, isPointwise(planned[end + 1]), planned[end + 1].inputs.first == planned[end].outputs.first,
+                  !isDepthwise(end + 2, reading: end + 1) {
+                end += 1
             }
+            keepInputsLive(start...end)
             start = end + 1
         }
         var intervals: [ArenaPlanner.Interval] = []
@@ -309,7 +354,10 @@ public final class InferenceSession: @unchecked Sendable {
         var regions: [any ExecutionStep] = []
         var i = 0
         while i < steps.count {
-            if let (region, count) = DepthwisePointwiseRegion.longest(steps[i...]) {
+            if runsInBands, let (region, count) = DepthwiseBandRegion.longest(steps[i...], onlyNextReads: onlyNextReads, sizes: bandSizes) {
+                regions.append(region)
+                i += count
+            } else if let (region, count) = DepthwisePointwiseRegion.longest(steps[i...]) {
                 regions.append(region)
                 i += count
             } else {
@@ -330,7 +378,7 @@ public final class InferenceSession: @unchecked Sendable {
     }
 
     /// How many parallel regions ``run()`` runs: the steps, less those that share a region
-    /// (``DepthwisePointwiseRegion``).
+    /// (``DepthwisePointwiseRegion``, ``DepthwiseBandRegion``).
     public var regionCount: Int { regions.count }
 
     /// The input buffer: write the input here, then call ``run()``.

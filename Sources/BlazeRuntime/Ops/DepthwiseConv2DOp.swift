@@ -43,6 +43,12 @@ enum DepthwiseConv2DOp: OpPlanner {
                                          channels: channels, clamp: clamp, pixels: pixels, wide: wide)
         }
 
+        /// This step reading its input map at `input` instead (``DepthwiseBandRegion``'s ring).
+        func reading(_ input: UnsafePointer<Float>) -> Step {
+            Step(input: input, weights: weights, bias: bias, output: output, window: window, channels: channels,
+                 clamp: clamp, wide: wide, tasks: tasks)
+        }
+
         /// Output rows `rows`; any split of the rows gives the same bits.
         func compute(rows: Range<Int>) {
             DepthwiseConv2DKernel.direct(input: input, weights: weights, bias: bias, output: output, window: window,
