@@ -50,6 +50,12 @@ struct ModelsBenchmark: ParsableCommand {
     var fixedPlan = false
     @Option(help: "Keep the kernel plans in this directory and reuse them on later runs (Planning.cached; same outputs).")
     var planCache: String?
+    @Flag(help: "Run each depthwise convolution and the convolutions around it step by step, not in bands of rows (same outputs).")
+    var unbanded = false
+    @Option(help: ArgumentHelp("Also run each model as unbanded or unfused (same outputs), alternating with the options given "
+                               + "run by run in one process, and print both and the median of the paired time ratios: "
+                               + "a comparison that holds on a loaded host.", valueName: "variant"))
+    var pairedWith: PairedVariant?
 
     var sparseConvolution: SparseConvolution? {
         switch sparse {
@@ -76,6 +82,7 @@ struct ModelsBenchmark: ParsableCommand {
         guard runs >= 1 else { throw ValidationError("--runs expected at least 1, found \(runs)") }
         guard warmup >= 0 else { throw ValidationError("--warmup expected at least 0, found \(warmup)") }
         guard !(fixedPlan && planCache != nil) else { throw ValidationError("--fixed-plan times nothing for --plan-cache to keep: give one") }
+        guard pairedWith == nil || !perLayer else { throw ValidationError("--paired-with times whole runs: leave out --per-layer") }
         guard sparseConvolution != nil else { throw ValidationError("--sparse expected measured, dense or sparse, found \(sparse)") }
         guard ["automatic", "avx2", "avx512"].contains(isa) else {
             throw ValidationError("--isa expected automatic, avx2 or avx512, found \(isa)")
@@ -109,6 +116,7 @@ struct ModelsBenchmark: ParsableCommand {
             let session = try InferenceSession(model: file, options: RuntimeOptions(threadCount: threads, convolutionGEMM: convolutionGEMM!,
                                                                                        sparseConvolution: sparseConvolution!,
                                                                                        fusesEpilogues: !unfused,
+                                                                                       runsDepthwiseInBands: !unbanded,
                                                                                        planning: planning))
             let range = file.metadata.input.valueRange
             var state: UInt32 = 0x9E37_79B9
@@ -116,10 +124,17 @@ struct ModelsBenchmark: ParsableCommand {
                 state ^= state << 13; state ^= state >> 17; state ^= state << 5
                 session.input[i] = range[0] + (range[1] - range[0]) * Float(state >> 8) / 16_777_216
             }
-            for _ in 0..<warmup { session.run() }
+            if let pairedWith {
+                try runPaired(m, session, pairedWith)
+                continue
+            }
+            // A run may reuse the input's memory for later values: each run gets the input afresh, untimed.
+            let input = Array(session.input)
+            for _ in 0..<warmup { _ = session.input.update(fromContentsOf: input); session.run() }
             var times: [Double] = []
             times.reserveCapacity(runs)
             for _ in 0..<runs {
+                _ = session.input.update(fromContentsOf: input)
                 let t0 = DispatchTime.now().uptimeNanoseconds
                 session.run()
                 times.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6)
