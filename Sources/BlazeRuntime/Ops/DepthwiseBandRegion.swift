@@ -7,6 +7,11 @@ import BlazeKernels
 /// output rows, then the 1×1 convolutions on those pixels. The expanded map (up to 3 MB in the hand and pose
 /// networks) is never written whole: its rows are read back from cache a moment after they are made.
 ///
+/// On one thread only: with two, each task taking a share of the rows with a ring of its own (computing the
+/// rows where shares meet twice) measured no faster than the steps alone (`blaze-bench models --paired-with
+/// unbanded --threads 2`: ratios 0.994–1.017 over six networks, Intel Xeon AVX-512), where the steps already
+/// share parallel regions (``DepthwisePointwiseRegion``).
+///
 /// Each output is computed as the steps compute it alone, from the same inputs, so the bits are the same.
 /// The planner keeps every value a region reads live to its end, since a later band still reads what an
 /// earlier band's later step might otherwise overwrite (``InferenceSession``).
