@@ -117,7 +117,8 @@ public enum LandmarkTransformKernel {
                                                matrix: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>,
                                                outputWidth: Int, rows: Range<Int>) {
         let m = shiftedRows(matrix)
-        m.withUnsafeBufferPointer { mp in
+        withUnsafeBytes(of: m) { bytes in
+            let mp = bytes.bindMemory(to: Float.self)
             for oy in rows {
                 for ox in 0..<outputWidth {
                     let dst = output + (oy * outputWidth + ox) * channels
@@ -165,8 +166,9 @@ public enum LandmarkTransformKernel {
 
     /// Rows 0 and 1 of the matrix with v2's half-pixel shift, `m[3] += m[0]·0.5 + m[1]·0.5 − 0.5`, done in
     /// double as MediaPipe's `0.5` literals make it.
-    private static func shiftedRows(_ matrix: UnsafePointer<Float>) -> [Float] {
-        var m = (0..<8).map { matrix[$0] }
+    /// A vector, not an array: a run allocates nothing.
+    private static func shiftedRows(_ matrix: UnsafePointer<Float>) -> SIMD8<Float> {
+        var m = SIMD8<Float>(matrix[0], matrix[1], matrix[2], matrix[3], matrix[4], matrix[5], matrix[6], matrix[7])
         m[3] = Float(Double(m[3]) + (Double(m[0]) * 0.5 + Double(m[1]) * 0.5 - 0.5))
         m[7] = Float(Double(m[7]) + (Double(m[4]) * 0.5 + Double(m[5]) * 0.5 - 0.5))
         return m
