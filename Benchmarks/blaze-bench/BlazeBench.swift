@@ -52,8 +52,8 @@ struct ModelsBenchmark: ParsableCommand {
     var planCache: String?
     @Flag(help: "Run each depthwise convolution and the convolutions around it step by step, not in bands of rows (same outputs).")
     var unbanded = false
-    @Option(help: ArgumentHelp("Also run each model as unbanded or unfused (same outputs), alternating with the options given "
-                               + "run by run in one process, and print both and the median of the paired time ratios: "
+    @Option(help: ArgumentHelp("Also run each model unbanded, unfused (same outputs) or the same, alternating with the options "
+                               + "given run by run in one process, and print both and the median of the paired time ratios: "
                                + "a comparison that holds on a loaded host.", valueName: "variant"))
     var pairedWith: PairedVariant?
 

@@ -262,9 +262,9 @@ public final class InferenceSession: @unchecked Sendable {
         }
         // Likewise, on one thread, a convolution whose output only the depthwise convolution after it reads, that
         // depthwise convolution over a large map, and the 1×1 convolutions after it run in bands
-        // (``DepthwiseBandRegion``), found here by the same rules as there: lifetimes grow only where a band
-        // region runs, since a larger arena alone costs a few per cent. A 1×1 convolution whose output a
-        // depthwise convolution reads next starts the next band region instead.
+        // (``DepthwiseBandRegion``). They are found here, once: lifetimes grow only where a band region runs,
+        // since a larger arena alone costs a few per cent, and the steps then run in bands only within these
+        // spans. A 1×1 convolution whose output a depthwise convolution reads next starts the next band region.
         var readers = [Int](repeating: 0, count: g.values.count)
         for step in planned { for i in Set(step.inputs) { readers[i] += 1 } }
         for k in computed { readers[g.outputs[k]] += 1 }
@@ -282,6 +282,8 @@ public final class InferenceSession: @unchecked Sendable {
             guard runsInBands, g.nodes[planned[k].node].op == .conv2d, onlyNextReads[k], isDepthwise(k + 1, reading: k) else { return false }
             return g.values[planned[k].outputs[0]].elementCount >= bandSizes.minimumMapFloats
         }
+        // Where each band region ends (planned index), by where it starts: the regions ``run()`` runs in bands.
+        var bandRegionEnds = [Int?](repeating: nil, count: planned.count)
         start = 0
         while start < planned.count {
             guard startsBandRegion(start) else { start += 1; continue }
@@ -291,6 +293,7 @@ public final class InferenceSession: @unchecked Sendable {
                 end += 1
             }
             keepInputsLive(start...end)
+            bandRegionEnds[start] = end
             start = end + 1
         }
         var intervals: [ArenaPlanner.Interval] = []
@@ -354,7 +357,8 @@ public final class InferenceSession: @unchecked Sendable {
         var regions: [any ExecutionStep] = []
         var i = 0
         while i < steps.count {
-            if runsInBands, let (region, count) = DepthwiseBandRegion.longest(steps[i...], onlyNextReads: onlyNextReads, sizes: bandSizes) {
+            if let end = bandRegionEnds[i],
+               let (region, count) = DepthwiseBandRegion.longest(steps[i...end], bandFloats: bandSizes.bandFloats) {
                 regions.append(region)
                 i += count
             } else if let (region, count) = DepthwisePointwiseRegion.longest(steps[i...]) {

@@ -43,31 +43,27 @@ struct DepthwiseBandRegion: ExecutionStep {
         step.tasks == 1 && !step.splitsOutputs && !step.isRowSplit
     }
 
-    /// The longest region starting at `steps.first`, or nil when none starts there; `count` is how many
-    /// steps it takes. `onlyNextReads[k]`: nothing but step `k + 1` reads step `k`'s output (indices as in
-    /// `steps`). A 1×1 convolution whose output the step after it, a depthwise convolution, reads is left to
-    /// start the next region, where its map is the larger. ``InferenceSession`` finds the same regions in the
-    /// graph, to keep their inputs live.
-    static func longest(_ steps: ArraySlice<any ExecutionStep>, onlyNextReads: [Bool],
-                        sizes: Sizes = sizes) -> (region: DepthwiseBandRegion, count: Int)? {
-        guard let producer = steps.first as? Conv2DOp.Step, splitsPixelsOnOneTask(producer), onlyNextReads[steps.startIndex] else { return nil }
+    /// The region over `steps`, a span ``InferenceSession`` found in the graph (the producer, the depthwise
+    /// convolution, the 1×1 convolutions after it), or nil when the planned steps cannot run so (split between
+    /// tasks, or by rows); `count` is how many steps it takes, fewer than the span when a 1×1 convolution's step
+    /// cannot continue it.
+    static func longest(_ steps: ArraySlice<any ExecutionStep>, bandFloats: Int) -> (region: DepthwiseBandRegion, count: Int)? {
+        guard let producer = steps.first as? Conv2DOp.Step, splitsPixelsOnOneTask(producer) else { return nil }
         var rest = steps.dropFirst()
         guard let d = rest.first as? DepthwiseConv2DOp.Step, d.tasks == 1, UnsafePointer(producer.output) == d.input else { return nil }
         let w = d.window
-        guard w.inputHeight * w.inputWidth * d.channels >= sizes.minimumMapFloats else { return nil }
         rest = rest.dropFirst()
         var chain: [Conv2DOp.Step] = []
         var previous = d.output
         while let first = rest.first,
               let next = DepthwisePointwiseRegion.continues(first, after: previous, tasks: 1,
                                                             height: w.outputHeight, width: w.outputWidth) {
-            if let after = rest.dropFirst().first as? DepthwiseConv2DOp.Step, after.input == UnsafePointer(next.output) { break }
             chain.append(next)
             previous = next.output
             rest = rest.dropFirst()
         }
         let count = 2 + chain.count
-        let rows = max(1, min(w.outputHeight, sizes.bandFloats / max(1, w.inputWidth * d.channels * w.strideHeight)))
+        let rows = max(1, min(w.outputHeight, bandFloats / max(1, w.inputWidth * d.channels * w.strideHeight)))
         let ring = ScratchBuffer(floats: ((rows - 1) * w.strideHeight + (w.kernelHeight - 1) * w.dilationHeight + 1)
                                      * w.inputWidth * d.channels)
         return (DepthwiseBandRegion(producer: producer, depthwise: d, pointwise: chain, bandRows: rows, ring: ring), count)
