@@ -152,8 +152,20 @@ struct ModelsBenchmark: ParsableCommand {
                 let cached = chosen.filter { $0.hasPrefix("from a kept plan") }.count
                 print("    planned in \(fmt(session.planSeconds * 1000)) ms (\(fixedPlan ? "fixed rules" : "candidate kernels timed at \(chosen.count - cached) nodes, \(cached) taken from a kept plan"))")
                 printLayers(session)
+                printRegions(session)
             }
         }
+    }
+
+    /// How many regions a run runs and, with --all-nodes, the nodes of each region of several steps.
+    private func printRegions(_ session: InferenceSession) {
+        let shared = zip(session.regionNodes, session.regionKinds).filter { $0.0.count > 1 }
+        var kinds: [String: Int] = [:]
+        for (_, kind) in shared { kinds[kind, default: 0] += 1 }
+        print("    \(session.regionCount) regions per run for \(session.stepNodes.count) steps"
+              + kinds.sorted { $0.key < $1.key }.map { ", \($0.value) × \($0.key)" }.joined())
+        guard allNodes else { return }
+        for (nodes, kind) in shared { print("      \(kind): nodes \(nodes.map(String.init).joined(separator: ", "))") }
     }
 
     private func printLayers(_ session: InferenceSession) {

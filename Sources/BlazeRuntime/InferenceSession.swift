@@ -167,6 +167,9 @@ public final class InferenceSession: @unchecked Sendable {
     /// that absorbs the add, pad, PReLU or ReLU after it (``RuntimeOptions/fusesEpilogues``) is one step, listed under
     /// the convolution's node; nodes no computed output needs have no step.
     public let stepNodes: [Int]
+    /// The graph nodes of each region ``run()`` runs, in run order: one node for a step run alone, several for
+    /// steps that share a region (see ``regionKinds``).
+    public let regionNodes: [[Int]]
     /// Seconds the session took to plan: checking the graph, packing weights, placing the arena and, with
     /// ``Planning/measured``, timing candidate kernels.
     public let planSeconds: Double
@@ -212,25 +215,29 @@ public final class InferenceSession: @unchecked Sendable {
             for i in g.nodes[n].inputs { neededValue[i] = true }
         }
 
-        // The steps: needed nodes in graph order, a convolution with the add and PReLU it absorbs
+        // The steps: needed nodes in graph order (on one thread, band producers then move; ``delayBandProducers``), a convolution with the add and PReLU it absorbs
         // reading the residual too and writing the last absorbed node's output.
         let fusion = options.fusesEpilogues ? EpilogueFusion(graph: g, neededNode: neededNode) : EpilogueFusion()
-        let planned: [(node: Int, inputs: [Int], outputs: [Int])] = g.nodes.indices.compactMap { n in
+        var planned: [(node: Int, inputs: [Int], outputs: [Int])] = g.nodes.indices.compactMap { n in
             guard neededNode[n], !fusion.absorbed.contains(n) else { return nil }
             let node = g.nodes[n]
             guard let group = fusion.groups[n] else { return (n, node.inputs, node.outputs) }
             return (n, node.inputs + [group.add?.residual, group.prelu?.alpha].compactMap { $0 }, [group.output])
         }
 
+        let bandSizes = options.bandsForTesting ?? DepthwiseBandRegion.sizes
+        let runsInBands = options.runsDepthwiseInBands && options.threadCount == 1
+        if runsInBands { Self.delayBandProducers(&planned, graph: g, computed: computed, minimumMapFloats: bandSizes.minimumMapFloats) }
+
         // Lifetimes: step index of definition and of last use; input at -1, outputs to the end.
-        let end = g.nodes.count
+        let end = planned.count
         var first = [Int](repeating: Int.max, count: g.values.count)
         var last = [Int](repeating: -1, count: g.values.count)
         first[inputID] = -1
         last[inputID] = -1
-        for step in planned {
-            for o in step.outputs { first[o] = step.node; last[o] = max(last[o], step.node) }
-            for i in step.inputs where g.values[i].constant == nil { last[i] = max(last[i], step.node) }
+        for (position, step) in planned.enumerated() {
+            for o in step.outputs { first[o] = position; last[o] = max(last[o], position) }
+            for i in step.inputs where g.values[i].constant == nil { last[i] = max(last[i], position) }
         }
         for k in computed { last[g.outputs[k]] = end }
         // A depthwise or 1×1 convolution and the 1×1 convolutions after it, each reading the one before, may
@@ -245,7 +252,7 @@ public final class InferenceSession: @unchecked Sendable {
         func keepInputsLive(_ region: ClosedRange<Int>) {
             guard region.count > 1 else { return }
             for step in planned[region] {
-                for i in step.inputs where g.values[i].constant == nil { last[i] = max(last[i], planned[region.upperBound].node) }
+                for i in step.inputs where g.values[i].constant == nil { last[i] = max(last[i], region.upperBound) }
             }
         }
         var start = 0
@@ -272,8 +279,6 @@ public final class InferenceSession: @unchecked Sendable {
             planned[k].outputs.count == 1 && readers[planned[k].outputs[0]] == 1 && k + 1 < planned.count
                 && planned[k + 1].inputs.contains(planned[k].outputs[0])
         }
-        let bandSizes = options.bandsForTesting ?? DepthwiseBandRegion.sizes
-        let runsInBands = options.runsDepthwiseInBands && options.threadCount == 1
         func isDepthwise(_ k: Int, reading producer: Int) -> Bool {
             k < planned.count && g.nodes[planned[k].node].op == .depthwiseConv2d
                 && planned[k].inputs.first == planned[producer].outputs.first
@@ -355,21 +360,23 @@ public final class InferenceSession: @unchecked Sendable {
         }
         self.steps = steps
         var regions: [any ExecutionStep] = []
+        var regionNodes: [[Int]] = []
         var i = 0
         while i < steps.count {
-            if let end = bandRegionEnds[i],
-               let (region, count) = DepthwiseBandRegion.longest(steps[i...end], bandFloats: bandSizes.bandFloats) {
-                regions.append(region)
-                i += count
-            } else if let (region, count) = DepthwisePointwiseRegion.longest(steps[i...]) {
-                regions.append(region)
-                i += count
+            let (region, count): (any ExecutionStep, Int)
+            if let end = bandRegionEnds[i], let band = DepthwiseBandRegion.longest(steps[i...end], bandFloats: bandSizes.bandFloats) {
+                (region, count) = band
+            } else if let shared = DepthwisePointwiseRegion.longest(steps[i...]) {
+                (region, count) = shared
             } else {
-                regions.append(steps[i])
-                i += 1
+                (region, count) = (steps[i], 1)
             }
+            regions.append(region)
+            regionNodes.append(Array(stepNodes[i..<(i + count)]))
+            i += count
         }
         self.regions = regions
+        self.regionNodes = regionNodes
         kernelPlan = KernelPlan(choices: zip(stepNodes, steps).compactMap { node, step in
             guard let conv = step as? Conv2DOp.Step, let candidate = conv.candidate else { return nil }
             return KernelPlan.Choice(node: node, candidate: candidate, kernel: conv.baseKernelName)
@@ -381,9 +388,51 @@ public final class InferenceSession: @unchecked Sendable {
         stepKinds = stepNodes.map { g.nodes[$0].op }
     }
 
+    /// Moves each convolution whose output only a later depthwise convolution reads, over a map of at least
+    /// `minimumMapFloats`, to just before that reader, so that the two can start a ``DepthwiseBandRegion``. In
+    /// hand_landmark a stride-2 block's expansion comes before the max pool of its shortcut, which reads the
+    /// expansion's input: run in graph order, the expansion's 3.2 MB map would be written whole and read back.
+    /// The steps it passes do not read its output (the depthwise convolution is its one reader), so every value is
+    /// still computed from the same inputs, and the bits are the same.
+    static func delayBandProducers(_ planned: inout [(node: Int, inputs: [Int], outputs: [Int])], graph g: Graph,
+                                   computed: Set<Int>, minimumMapFloats: Int) {
+        var readers = [[Int]](repeating: [], count: g.values.count)
+        for (k, step) in planned.enumerated() { for i in Set(step.inputs) { readers[i].append(k) } }
+        var isGraphOutput = [Bool](repeating: false, count: g.values.count)
+        for k in computed { isGraphOutput[g.outputs[k]] = true }
+        var moves: [(producer: Int, reader: Int)] = []
+        for (k, step) in planned.enumerated() where g.nodes[step.node].op == .conv2d && step.outputs.count == 1 {
+            let o = step.outputs[0]
+            guard !isGraphOutput[o], readers[o].count == 1, let j = readers[o].first, j > k + 1,
+                  g.nodes[planned[j].node].op == .depthwiseConv2d, planned[j].inputs.first == o,
+                  g.values[o].elementCount >= minimumMapFloats else { continue }
+            moves.append((step.node, planned[j].node))
+        }
+        // Positions found afresh for each move, as an earlier move may have shifted them.
+        for (producer, reader) in moves {
+            guard let from = planned.firstIndex(where: { $0.node == producer }) else { continue }
+            let step = planned.remove(at: from)
+            let to = planned.firstIndex(where: { $0.node == reader })!
+            planned.insert(step, at: to)
+        }
+    }
+
     /// How many parallel regions ``run()`` runs: the steps, less those that share a region
     /// (``DepthwisePointwiseRegion``, ``DepthwiseBandRegion``).
     public var regionCount: Int { regions.count }
+
+
+    /// What each region of ``regionNodes`` is: `step`, `shared parallel region` (``DepthwisePointwiseRegion``)
+    /// or `bands through a ring` (``DepthwiseBandRegion``).
+    public var regionKinds: [String] {
+        regions.map { r in
+            switch r {
+            case is DepthwiseBandRegion: "bands through a ring"
+            case is DepthwisePointwiseRegion: "shared parallel region"
+            default: "step"
+            }
+        }
+    }
 
     /// The input buffer: write the input here, then call ``run()``.
     public var input: UnsafeMutableBufferPointer<Float> {
@@ -432,7 +481,7 @@ public final class InferenceSession: @unchecked Sendable {
     /// Bytes of activation memory this session holds.
     public var arenaBytes: Int { arenaFloats * 4 }
 
-    /// The kernel the planner chose for each planned node, in graph order: `(node name, op, kernel)`,
+    /// The kernel the planner chose for each planned node, in run order (``stepNodes``): `(node name, op, kernel)`,
     /// e.g. `sparse-16px` or `gemm-fma-6x16` for a convolution; empty for ops with a single kernel.
     public var kernelNames: [(name: String, op: OpKind, kernel: String)] {
         steps.indices.map { (stepNames[$0], stepKinds[$0], steps[$0].kernelName) }
@@ -443,7 +492,7 @@ public final class InferenceSession: @unchecked Sendable {
     /// empty where a fixed rule chose (one kernel for the op and shape, or ``Planning/fixed``).
     public var kernelChoices: [String] { steps.map(\.kernelChoice) }
 
-    /// Runs once, timing every step: `(node name, op, seconds)` in graph order.
+    /// Runs once, timing every step: `(node name, op, seconds)` in run order (``stepNodes``).
     public func profile() -> [(name: String, op: OpKind, seconds: Double)] {
         var result: [(String, OpKind, Double)] = []
         result.reserveCapacity(steps.count)

@@ -87,6 +87,49 @@ import Testing
         }
     }
 
+    /// hand_landmark's stride-2 block: x → 1×1 expansion → depthwise /2 → 1×1 projection, plus a max pool of x
+    /// that the graph lists between the expansion and the depthwise convolution. On one thread the expansion
+    /// moves past the pool, so that it starts a band region; the bits stay those of graph order. A pool that
+    /// reads the expansion's output holds it in place.
+    @Test(arguments: [false, true])
+    func producerMovesPastAShortcutPool(poolReadsExpansion: Bool) throws {
+        var g = TinyGraph()
+        let (h, w, cin, c) = (30, 14, 8, 24)
+        let x = g.input([1, h, w, cin])
+        func conv(_ input: Int, _ from: Int, _ to: Int, _ oh: Int, _ ow: Int, seed: UInt32) -> Int {
+            g.op(.conv2d, [input, g.constant([to, 1, 1, from], pseudoRandom(to * from, seed: seed, in: -0.5...0.5)),
+                           g.constant([to], pseudoRandom(to, seed: seed + 1, in: -0.5...0.5))], [1, oh, ow, to], window(activation: "relu6"))
+        }
+        let expanded = conv(x, cin, c, h, w, seed: 3)
+        let pooled = g.op(.maxPool2d, [poolReadsExpansion ? expanded : x], [1, h / 2, w / 2, poolReadsExpansion ? c : cin],
+                          ["filter": .ints([2, 2]), "strides": .ints([2, 2]), "pads": .ints([0, 0, 0, 0])])
+        let dw = g.op(.depthwiseConv2d, [expanded, g.constant([3, 3, c], pseudoRandom(9 * c, seed: 5, in: -0.5...0.5)),
+                                         g.constant([c], pseudoRandom(c, seed: 6, in: -0.5...0.5))],
+                      [1, h / 2, w / 2, c], window(strides: 2, pads: [0, 0, 1, 1], activation: "relu6"))
+        let projected = conv(dw, c, poolReadsExpansion ? c : cin, h / 2, w / 2, seed: 7)
+        g.outputs = [g.op(.add, [projected, pooled], [1, h / 2, w / 2, poolReadsExpansion ? c : cin])]
+        let model = try g.model()
+        let input = pseudoRandom(h * w * cin, seed: 21, in: -1...1)
+        let alone = try InferenceSession(model: model, options: RuntimeOptions(runsDepthwiseInBands: false))
+        var options = RuntimeOptions()
+        options.bandsForTesting = .init(minimumMapFloats: 1, bandFloats: 2 * w * c)
+        let banded = try InferenceSession(model: model, options: options)
+        let (expansionNode, poolNode, dwNode) = (0, 1, 2)
+        #expect(alone.stepNodes.prefix(3) == [expansionNode, poolNode, dwNode])
+        if poolReadsExpansion {
+            #expect(banded.stepNodes == alone.stepNodes)
+            #expect(!banded.regionKinds.contains("bands through a ring"))
+        } else {
+            #expect(banded.stepNodes.prefix(3) == [poolNode, expansionNode, dwNode])
+            let band = zip(banded.regionNodes, banded.regionKinds).first { $0.1 == "bands through a ring" }
+            #expect(band?.0.prefix(2) == [expansionNode, dwNode])
+        }
+        for _ in 0..<2 {
+            let got = try banded.run(input), want = try alone.run(input)
+            #expect(got.map { $0.map(\.bitPattern) } == want.map { $0.map(\.bitPattern) })
+        }
+    }
+
     /// Maps under the size limit, and sessions of more than one thread, run step by step.
     @Test func smallMapsAndThreadedSessionsRunStepByStep() throws {
         let shape = Shape(h: 33, w: 17, inChannels: 5, channels: 19, kernel: 3, stride: 1, pads: [1, 1, 1, 1])
