@@ -36,14 +36,14 @@ struct ModelsBenchmark: ParsableCommand {
     @Option(help: "Read <name>.bkm files from this directory instead of the built-in models.")
     var modelsDir: String?
     @Flag(help: "Print one JSON object per model per line.") var json = false
-    @Flag(help: "Print time per op kind and the slowest nodes of each model.") var perLayer = false
+    @Flag(help: "Print time per op kind, the slowest nodes of each model and how many regions a run runs.") var perLayer = false
     @Option(help: "With --per-layer, how many of the slowest nodes to list (each node timed at its best of 11 runs).") var topNodes = 8
     @Option(help: "Convolution GEMM: automatic, blas, or a packed tile (avx512-8x32, fma-6x16).") var gemm = "automatic"
     @Option(help: ArgumentHelp("Kernel instruction set: automatic, avx2 (the 6×16 GEMM tile and 8-channel depthwise, what a "
                                + "CPU without AVX-512 runs) or avx512 (the 8×32 tile and 16-channel depthwise).", valueName: "isa"))
     var isa = "automatic"
     @Option(help: "Sparse 1×1 convolutions: measured, dense or sparse.") var sparse = "measured"
-    @Flag(help: "With --per-layer, print every node's kernel and rate instead of the slowest few.") var allNodes = false
+    @Flag(help: "With --per-layer, print every node's kernel and rate instead of the slowest few, and the nodes of each region of several steps.") var allNodes = false
     @Flag(help: "Run add and PReLU nodes as passes of their own, not inside the convolution before them (same outputs).")
     var unfused = false
     @Flag(help: "Plan by fixed rules instead of timing candidate kernels when the session is made (same outputs).")
