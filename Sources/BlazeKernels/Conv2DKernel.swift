@@ -119,10 +119,12 @@ public enum Conv2DKernel {
     /// General convolution through ``PackedGEMM``; same workspace contract as
     /// ``im2colGEMM(input:weights:bias:output:window:inChannels:outChannels:clamp:pixels:pixelBlock:workspace:)``.
     /// Runs of pixels whose window lies inside the image are read in place through the weights'
-    /// input offsets (packed with this `window`); the others go through an im2col copy.
+    /// input offsets (packed with this `window`); the others go through an im2col copy. With `panels`, only those
+    /// weight panels' output columns are computed (``PackedGEMM/run(a:lda:rows:weights:c:ldc:clamp:imageOffsets:panels:)``).
     public static func im2colPacked(input: UnsafePointer<Float>, weights: PackedGEMMWeights, output: UnsafeMutablePointer<Float>,
                                     window: SpatialWindow, inChannels: Int, clamp: ClampBounds,
-                                    pixels: Range<Int>, pixelBlock: Int, workspace: UnsafeMutablePointer<Float>) {
+                                    pixels: Range<Int>, pixelBlock: Int, workspace: UnsafeMutablePointer<Float>,
+                                    panels: Range<Int>? = nil) {
         let k = window.kernelHeight * window.kernelWidth * inChannels
         let ow = window.outputWidth
         let interior = window.interiorColumns
@@ -132,7 +134,7 @@ public enum Conv2DKernel {
                 let end = min(range.upperBound, start + pixelBlock)
                 gatherReceptiveFields(input: input, window: window, inChannels: inChannels, pixels: start..<end, into: workspace)
                 PackedGEMM.run(a: workspace, lda: k, rows: 0..<(end - start), weights: weights,
-                               c: output + start * weights.outputs, ldc: weights.outputs, clamp: clamp)
+                               c: output + start * weights.outputs, ldc: weights.outputs, clamp: clamp, panels: panels)
                 start = end
             }
         }
@@ -154,7 +156,7 @@ public enum Conv2DKernel {
             let ix = direct.lowerBound * window.strideWidth - window.padLeft
             PackedGEMM.run(a: input + (iy * window.inputWidth + ix) * inChannels, lda: window.strideWidth * inChannels,
                            rows: 0..<direct.count, weights: weights, c: output + (y * ow + direct.lowerBound) * weights.outputs,
-                           ldc: weights.outputs, clamp: clamp, imageOffsets: true)
+                           ldc: weights.outputs, clamp: clamp, imageOffsets: true, panels: panels)
             if direct.upperBound < x1 { copied((y * ow + direct.upperBound)..<rowEnd) }
             p = rowEnd
         }

@@ -99,13 +99,18 @@ struct NodeBinding {
         return w
     }
 
-    /// Number of parallel tasks for work of `flops` split into at most `units` pieces. Below
-    /// 200 kFLOP the handoff to another thread costs more than it saves (blaze-bench, 2 threads:
-    /// hand_landmark_lite 3.27 ms at a 40 kFLOP threshold, 2.85 ms at 200 k, 3.03 ms at 1 M).
+    /// Number of parallel tasks for work of `flops` split into at most `units` pieces (one below
+    /// ``ParallelWork/minimumFlops``).
     func taskCount(flops: Int, units: Int) -> Int {
-        guard threadCount > 1, flops >= 200_000 else { return 1 }
+        guard threadCount > 1, flops >= ParallelWork.minimumFlops else { return 1 }
         return max(1, min(threadCount, units))
     }
+}
+
+enum ParallelWork {
+    /// Below this much work a step runs on one thread: the handoff to another thread costs more than it saves
+    /// (blaze-bench, 2 threads: hand_landmark_lite 3.27 ms at a 40 kFLOP threshold, 2.85 ms at 200 k, 3.03 ms at 1 M).
+    static let minimumFlops = 200_000
 }
 
 /// The `task`-th of `tasks` near-equal parts of `0..<count`.

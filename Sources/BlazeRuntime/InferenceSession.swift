@@ -487,6 +487,11 @@ public final class InferenceSession: @unchecked Sendable {
         steps.indices.map { (stepNames[$0], stepKinds[$0], steps[$0].kernelName) }
     }
 
+    /// Tests only: the steps (indices into ``kernelNames``) whose tasks share output channels rather than pixels.
+    var stepsSplittingOutputs: [Int] {
+        steps.indices.filter { (steps[$0] as? Conv2DOp.Step)?.splitsOutputs == true }
+    }
+
     /// Why each step's kernel was chosen, in the order of ``kernelNames``: where the planner timed candidates
     /// (``Planning/measured``), their best times on this machine, e.g. `timed: sparse-16px 21 µs, gemm-avx512-8x32 34 µs`;
     /// empty where a fixed rule chose (one kernel for the op and shape, or ``Planning/fixed``).

@@ -49,26 +49,26 @@ enum Conv2DOp: OpPlanner {
             switch b.sparseConvolution {
             case .sparse: return sparseStep(s, wide: wide)
             case .measured where b.measuresPlan && Double(zeros) >= SparseConvolution.measuredMinimumZeroFraction * Double(count):
-                return choose({ sparseStep(s, wide: wide) }, { denseStep(s, tile: tile, wide: wide, inChannels: x.c) }, b)
+                return choose({ sparseStep(s, wide: wide) }, { denseStep(s, tile: tile, wide: wide, inChannels: x.c, threads: b.threadCount) }, b)
             default: break
             }
         }
         if window.isPointwise, outC <= Step.narrowOutputChannelLimit, b.pointwiseNarrowForTesting == false {
-            return packedStep(s, tile: tile, inChannels: x.c)
+            return packedStep(s, tile: tile, inChannels: x.c, threads: b.threadCount)
         }
         if window.isPointwise, outC <= Step.narrowOutputChannelLimit, b.measuresPlan, b.pointwiseNarrowForTesting == nil {
             // The pixel-major narrow kernel or the packed GEMM (with most of its tile's columns empty): which is
             // faster depends on the map and the host (256 × 256, 8 → 8 on one Intel AVX-512 core: GEMM 0.32 ms,
             // narrow 0.42 ms in `blaze-bench kernels`; at 28 × 28, 24 → 2 the narrow kernel runs at 13 GFLOP/s, the GEMM at 7).
-            return choose({ denseStep(s, tile: tile, wide: wide, inChannels: x.c) }, { packedStep(s, tile: tile, inChannels: x.c) }, b)
+            return choose({ denseStep(s, tile: tile, wide: wide, inChannels: x.c, threads: b.threadCount) }, { packedStep(s, tile: tile, inChannels: x.c, threads: b.threadCount) }, b)
         }
-        return denseStep(s, tile: tile, wide: wide, inChannels: x.c)
+        return denseStep(s, tile: tile, wide: wide, inChannels: x.c, threads: b.threadCount)
     }
 
     /// The dense choice with a packed tile: the pixel-major narrow kernel for at most
     /// ``Step/narrowOutputChannelLimit`` outputs, else the packed GEMM (1×1 directly, k×k through
     /// in-place reads and im2col at borders).
-    static func denseStep(_ base: Step, tile: GEMMTile, wide: Bool, inChannels: Int) -> Step {
+    static func denseStep(_ base: Step, tile: GEMMTile, wide: Bool, inChannels: Int, threads: Int) -> Step {
         var s = base
         let window = s.window, outC = s.outChannels
         if outC <= Step.narrowOutputChannelLimit {
@@ -79,11 +79,11 @@ enum Conv2DOp: OpPlanner {
             s.scratch = ScratchBuffer(floats: packed.scratchFloats * s.tasks)
             return s
         }
-        return packedStep(s, tile: tile, inChannels: inChannels)
+        return packedStep(s, tile: tile, inChannels: inChannels, threads: threads)
     }
 
     /// The packed GEMM, whatever the number of outputs: 1×1 directly, k×k through in-place reads and im2col at borders.
-    static func packedStep(_ base: Step, tile: GEMMTile, inChannels: Int) -> Step {
+    static func packedStep(_ base: Step, tile: GEMMTile, inChannels: Int, threads: Int) -> Step {
         var s = base
         let window = s.window, outC = s.outChannels
         let depth = window.kernelHeight * window.kernelWidth * inChannels
@@ -101,6 +101,14 @@ enum Conv2DOp: OpPlanner {
             // even (Benchmarks/RESULTS.md).
         } else {
             s.variant = .packedIm2col(packed)
+            // A map of fewer pixels than the tile has rows (face_landmark's 3×3 → 1×1, 288 → 1404 head: 1.6 MB of
+            // weights for one pixel) splits its weight panels between the threads instead, so that each core streams
+            // half the weights; its pixels are too few to share.
+            if threads > 1, window.outputHeight * window.outputWidth < tile.rows, packed.panelCount > 1,
+               2 * window.outputHeight * window.outputWidth * outC * depth >= ParallelWork.minimumFlops {
+                s.splitsOutputs = true
+                s.tasks = min(threads, packed.panelCount)
+            }
             s.pixelBlock = Conv2DKernel.im2colPixelBlock(window: window, inChannels: inChannels, budgetFloats: 1 << 13)
             s.scratch = ScratchBuffer(floats: Conv2DKernel.im2colWorkspaceFloats(window: window, inChannels: inChannels,
                                                                                 pixelBlock: s.pixelBlock) * s.tasks)
@@ -200,8 +208,8 @@ enum Conv2DOp: OpPlanner {
         var variant: Variant
         var tasks: Int, pixelBlock: Int
         var scratch: ScratchBuffer?
-        /// Tasks share the output channels, each over every pixel (the sparse kernel and the packed 1×1
-        /// GEMM on small maps), instead of sharing the pixels.
+        /// Tasks share the output channels, each over every pixel (the sparse kernel on small maps, the packed
+        /// k×k GEMM on maps of fewer pixels than its tile's rows), instead of sharing the pixels.
         var splitsOutputs = false
         /// The residual add, PReLU or ReLU fused after this convolution (see ``ConvolutionEpilogue``), nil if none.
         var epilogue: ConvolutionEpilogue?
@@ -286,7 +294,8 @@ enum Conv2DOp: OpPlanner {
         }
 
         /// Task `t`'s output channels, all pixels (``splitsOutputs``: the sparse kernel on a map of fewer
-        /// pixels than two vector blocks per task); returns those channels.
+        /// pixels than two vector blocks per task, or the packed k×k GEMM's weight panels on a map of fewer
+        /// pixels than its tile's rows); returns those channels.
         func computeOutputShare(_ t: Int) -> Range<Int> {
             let pixels = window.outputHeight * window.outputWidth
             switch variant {
@@ -295,6 +304,14 @@ enum Conv2DOp: OpPlanner {
                 SparseConv1x1Kernel.run(input: input, weights: packed, output: output, pixels: 0..<pixels,
                                         outputs: channels, clamp: clamp, scratch: scratch!.pointer + t * packed.scratchFloats)
                 return channels
+            case .packedIm2col(let packed):
+                let panels = partition(packed.panelCount, tasks, t)
+                let per = Conv2DKernel.im2colWorkspaceFloats(window: window, inChannels: inChannels, pixelBlock: pixelBlock)
+                Conv2DKernel.im2colPacked(input: input, weights: packed, output: output, window: window,
+                                          inChannels: inChannels, clamp: clamp, pixels: 0..<pixels,
+                                          pixelBlock: pixelBlock, workspace: scratch!.pointer + t * per, panels: panels)
+                let columns = packed.tile.columns
+                return (panels.lowerBound * columns)..<min(outChannels, panels.upperBound * columns)
             default:
                 preconditionFailure("Conv2DOp: \(kernelName) does not split output channels")
             }
