@@ -111,9 +111,9 @@ public enum Conv2DKernel {
 
     /// 1×1, stride 1, unpadded through the hand-written ``PackedGEMM`` (bias and clamp in registers).
     public static func packed1x1(input: UnsafePointer<Float>, weights: PackedGEMMWeights, output: UnsafeMutablePointer<Float>,
-                                 pixels: Range<Int>, clamp: ClampBounds) {
+                                 pixels: Range<Int>, clamp: ClampBounds, panels: Range<Int>? = nil) {
         PackedGEMM.run(a: input, lda: weights.depth, rows: pixels, weights: weights, c: output, ldc: weights.outputs,
-                       clamp: clamp)
+                       clamp: clamp, panels: panels)
     }
 
     /// General convolution through ``PackedGEMM``; same workspace contract as

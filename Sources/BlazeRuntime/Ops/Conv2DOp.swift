@@ -89,9 +89,17 @@ enum Conv2DOp: OpPlanner {
         let depth = window.kernelHeight * window.kernelWidth * inChannels
         let packed = PackedGEMMWeights(weights: s.weights, bias: s.bias, outputs: outC, depth: depth, tile: tile,
                                        window: window.isPointwise ? nil : window, inChannels: inChannels)
+        // A map of fewer pixels than the tile has rows (face_landmark's 3×3 → 1×1, 288 → 1404 head: 1.6 MB of weights
+        // for one pixel; pose_landmark's 2×2 maps) splits its weight panels between the threads, so that each core
+        // streams half the weights; its pixels are too few to share.
+        let pixels = window.outputHeight * window.outputWidth
+        if threads > 1, pixels < tile.rows, packed.panelCount > 1, 2 * pixels * outC * depth >= ParallelWork.minimumFlops {
+            s.splitsOutputs = true
+            s.tasks = min(threads, packed.panelCount)
+        }
         if window.isPointwise {
             s.variant = .packed1x1(packed)
-            // Split by pixels, even on a map of fewer pixels than outputs. Splitting such a map's weight
+            // Otherwise split by pixels, even on a map of fewer pixels than outputs. Splitting such a map's weight
             // panels instead (each thread streaming half the weights) was faster for one node alone
             // (pose_detection's 7×7, 1152 → 192, when it ran dense: 0.104 → 0.069 ms), but whole networks
             // are faster split by pixels: the depthwise convolutions beside these nodes split rows, so
@@ -101,14 +109,6 @@ enum Conv2DOp: OpPlanner {
             // even (Benchmarks/RESULTS.md).
         } else {
             s.variant = .packedIm2col(packed)
-            // A map of fewer pixels than the tile has rows (face_landmark's 3×3 → 1×1, 288 → 1404 head: 1.6 MB of
-            // weights for one pixel) splits its weight panels between the threads instead, so that each core streams
-            // half the weights; its pixels are too few to share.
-            if threads > 1, window.outputHeight * window.outputWidth < tile.rows, packed.panelCount > 1,
-               2 * window.outputHeight * window.outputWidth * outC * depth >= ParallelWork.minimumFlops {
-                s.splitsOutputs = true
-                s.tasks = min(threads, packed.panelCount)
-            }
             s.pixelBlock = Conv2DKernel.im2colPixelBlock(window: window, inChannels: inChannels, budgetFloats: 1 << 13)
             s.scratch = ScratchBuffer(floats: Conv2DKernel.im2colWorkspaceFloats(window: window, inChannels: inChannels,
                                                                                 pixelBlock: s.pixelBlock) * s.tasks)
@@ -209,7 +209,7 @@ enum Conv2DOp: OpPlanner {
         var tasks: Int, pixelBlock: Int
         var scratch: ScratchBuffer?
         /// Tasks share the output channels, each over every pixel (the sparse kernel on small maps, the packed
-        /// k×k GEMM on maps of fewer pixels than its tile's rows), instead of sharing the pixels.
+        /// GEMM on maps of fewer pixels than its tile's rows), instead of sharing the pixels.
         var splitsOutputs = false
         /// The residual add, PReLU or ReLU fused after this convolution (see ``ConvolutionEpilogue``), nil if none.
         var epilogue: ConvolutionEpilogue?
@@ -294,7 +294,7 @@ enum Conv2DOp: OpPlanner {
         }
 
         /// Task `t`'s output channels, all pixels (``splitsOutputs``: the sparse kernel on a map of fewer
-        /// pixels than two vector blocks per task, or the packed k×k GEMM's weight panels on a map of fewer
+        /// pixels than two vector blocks per task, or the packed GEMM's weight panels on a map of fewer
         /// pixels than its tile's rows); returns those channels.
         func computeOutputShare(_ t: Int) -> Range<Int> {
             let pixels = window.outputHeight * window.outputWidth
@@ -304,6 +304,11 @@ enum Conv2DOp: OpPlanner {
                 SparseConv1x1Kernel.run(input: input, weights: packed, output: output, pixels: 0..<pixels,
                                         outputs: channels, clamp: clamp, scratch: scratch!.pointer + t * packed.scratchFloats)
                 return channels
+            case .packed1x1(let packed):
+                let panels = partition(packed.panelCount, tasks, t)
+                Conv2DKernel.packed1x1(input: input, weights: packed, output: output, pixels: 0..<pixels, clamp: clamp, panels: panels)
+                let columns = packed.tile.columns
+                return (panels.lowerBound * columns)..<min(outChannels, panels.upperBound * columns)
             case .packedIm2col(let packed):
                 let panels = partition(packed.panelCount, tasks, t)
                 let per = Conv2DKernel.im2colWorkspaceFloats(window: window, inChannels: inChannels, pixelBlock: pixelBlock)
