@@ -215,10 +215,11 @@ public final class InferenceSession: @unchecked Sendable {
             for i in g.nodes[n].inputs { neededValue[i] = true }
         }
 
-        // The steps: needed nodes in graph order (on one thread, band producers then move; ``delayBandProducers``), a convolution with the add and PReLU it absorbs
-        // reading the residual too and writing the last absorbed node's output.
+        // The steps: needed nodes in graph order, a convolution with the add and PReLU it absorbs reading the
+        // residual too and writing the last absorbed node's output; on one thread, band producers then move
+        // (``delayBandProducers``).
         let fusion = options.fusesEpilogues ? EpilogueFusion(graph: g, neededNode: neededNode) : EpilogueFusion()
-        var planned: [(node: Int, inputs: [Int], outputs: [Int])] = g.nodes.indices.compactMap { n in
+        var planned: [PlannedStep] = g.nodes.indices.compactMap { n in
             guard neededNode[n], !fusion.absorbed.contains(n) else { return nil }
             let node = g.nodes[n]
             guard let group = fusion.groups[n] else { return (n, node.inputs, node.outputs) }
@@ -243,7 +244,7 @@ public final class InferenceSession: @unchecked Sendable {
         // A depthwise or 1×1 convolution and the 1×1 convolutions after it, each reading the one before, may
         // run as one region (``DepthwisePointwiseRegion``): what any of them reads stays live to the region's
         // end, since one task may still read it while another writes a later output.
-        func isPointwise(_ step: (node: Int, inputs: [Int], outputs: [Int])) -> Bool {
+        func isPointwise(_ step: PlannedStep) -> Bool {
             let node = g.nodes[step.node]
             guard node.op == .conv2d, node.inputs.count > 1 else { return false }
             let w = g.values[node.inputs[1]].shape, x = g.values[node.inputs[0]].shape, y = g.values[step.outputs[0]].shape
@@ -272,12 +273,9 @@ public final class InferenceSession: @unchecked Sendable {
         // (``DepthwiseBandRegion``). They are found here, once: lifetimes grow only where a band region runs,
         // since a larger arena alone costs a few per cent, and the steps then run in bands only within these
         // spans. A 1×1 convolution whose output a depthwise convolution reads next starts the next band region.
-        var readers = [Int](repeating: 0, count: g.values.count)
-        for step in planned { for i in Set(step.inputs) { readers[i] += 1 } }
-        for k in computed { readers[g.outputs[k]] += 1 }
+        let readers = Self.readers(planned, graph: g, computed: computed)
         let onlyNextReads = planned.indices.map { k in
-            planned[k].outputs.count == 1 && readers[planned[k].outputs[0]] == 1 && k + 1 < planned.count
-                && planned[k + 1].inputs.contains(planned[k].outputs[0])
+            planned[k].outputs.count == 1 && k + 1 < planned.count && readers[planned[k].outputs[0]] == [k + 1]
         }
         func isDepthwise(_ k: Int, reading producer: Int) -> Bool {
             k < planned.count && g.nodes[planned[k].node].op == .depthwiseConv2d
@@ -394,16 +392,13 @@ public final class InferenceSession: @unchecked Sendable {
     /// expansion's input: run in graph order, the expansion's 3.2 MB map would be written whole and read back.
     /// The steps it passes do not read its output (the depthwise convolution is its one reader), so every value is
     /// still computed from the same inputs, and the bits are the same.
-    static func delayBandProducers(_ planned: inout [(node: Int, inputs: [Int], outputs: [Int])], graph g: Graph,
+    static func delayBandProducers(_ planned: inout [PlannedStep], graph g: Graph,
                                    computed: Set<Int>, minimumMapFloats: Int) {
-        var readers = [[Int]](repeating: [], count: g.values.count)
-        for (k, step) in planned.enumerated() { for i in Set(step.inputs) { readers[i].append(k) } }
-        var isGraphOutput = [Bool](repeating: false, count: g.values.count)
-        for k in computed { isGraphOutput[g.outputs[k]] = true }
+        let readers = Self.readers(planned, graph: g, computed: computed)
         var moves: [(producer: Int, reader: Int)] = []
         for (k, step) in planned.enumerated() where g.nodes[step.node].op == .conv2d && step.outputs.count == 1 {
             let o = step.outputs[0]
-            guard !isGraphOutput[o], readers[o].count == 1, let j = readers[o].first, j > k + 1,
+            guard readers[o].count == 1, let j = readers[o].first, j > k + 1, j < planned.count,
                   g.nodes[planned[j].node].op == .depthwiseConv2d, planned[j].inputs.first == o,
                   g.values[o].elementCount >= minimumMapFloats else { continue }
             moves.append((step.node, planned[j].node))
@@ -417,10 +412,22 @@ public final class InferenceSession: @unchecked Sendable {
         }
     }
 
+    /// The positions in `planned` of the steps that read each value, once per step, ascending; a computed graph
+    /// output is also read at `planned.count`, after every step.
+    static func readers(_ planned: [PlannedStep], graph g: Graph, computed: Set<Int>) -> [[Int]] {
+        var readers = [[Int]](repeating: [], count: g.values.count)
+        for (k, step) in planned.enumerated() { for i in Set(step.inputs) { readers[i].append(k) } }
+        for k in computed.sorted() where readers[g.outputs[k]].last != planned.count { readers[g.outputs[k]].append(planned.count) }
+        return readers
+    }
+
+    /// A step as the planner orders it: its graph node, the values it reads (a fused residual and PReLU slopes
+    /// included) and the values it writes.
+    typealias PlannedStep = (node: Int, inputs: [Int], outputs: [Int])
+
     /// How many parallel regions ``run()`` runs: the steps, less those that share a region
     /// (``DepthwisePointwiseRegion``, ``DepthwiseBandRegion``).
     public var regionCount: Int { regions.count }
-
 
     /// What each region of ``regionNodes`` is: `step`, `shared parallel region` (``DepthwisePointwiseRegion``)
     /// or `bands through a ring` (``DepthwiseBandRegion``).

@@ -304,27 +304,18 @@ enum Conv2DOp: OpPlanner {
                 SparseConv1x1Kernel.run(input: input, weights: packed, output: output, pixels: 0..<pixels,
                                         outputs: channels, clamp: clamp, scratch: scratch!.pointer + t * packed.scratchFloats)
                 return channels
-            case .packed1x1(let packed):
+            case .packed1x1(let packed), .packedIm2col(let packed):
                 let panels = partition(packed.panelCount, tasks, t)
-                Conv2DKernel.packed1x1(input: input, weights: packed, output: output, pixels: 0..<pixels, clamp: clamp, panels: panels)
-                let columns = packed.tile.columns
-                return (panels.lowerBound * columns)..<min(outChannels, panels.upperBound * columns)
-            case .packedIm2col(let packed):
-                let panels = partition(packed.panelCount, tasks, t)
-                let per = Conv2DKernel.im2colWorkspaceFloats(window: window, inChannels: inChannels, pixelBlock: pixelBlock)
-                Conv2DKernel.im2colPacked(input: input, weights: packed, output: output, window: window,
-                                          inChannels: inChannels, clamp: clamp, pixels: 0..<pixels,
-                                          pixelBlock: pixelBlock, workspace: scratch!.pointer + t * per, panels: panels)
-                let columns = packed.tile.columns
-                return (panels.lowerBound * columns)..<min(outChannels, panels.upperBound * columns)
+                compute(units: 0..<pixels, task: t, panels: panels)
+                return (panels.lowerBound * packed.tile.columns)..<min(outChannels, panels.upperBound * packed.tile.columns)
             default:
                 preconditionFailure("Conv2DOp: \(kernelName) does not split output channels")
             }
         }
 
         /// The kernel on output pixels `units` (output rows for the narrow k×k kernel), with task `task`'s
-        /// scratch; no epilogue.
-        func compute(units: Range<Int>, task t: Int) {
+        /// scratch; no epilogue. With `panels` (the packed GEMM only), only those weight panels' output columns.
+        func compute(units: Range<Int>, task t: Int, panels: Range<Int>? = nil) {
             switch variant {
             case .directFewOutputs:
                 Conv2DKernel.directFewOutputs(input: input, weights: weights, bias: bias, output: output, window: window,
@@ -335,12 +326,12 @@ enum Conv2DOp: OpPlanner {
                                         inChannels: inChannels, outChannels: outChannels, clamp: clamp,
                                         pixels: units, pixelBlock: pixelBlock, workspace: scratch!.pointer + t * per)
             case .packed1x1(let packed):
-                Conv2DKernel.packed1x1(input: input, weights: packed, output: output, pixels: units, clamp: clamp)
+                Conv2DKernel.packed1x1(input: input, weights: packed, output: output, pixels: units, clamp: clamp, panels: panels)
             case .packedIm2col(let packed):
                 let per = Conv2DKernel.im2colWorkspaceFloats(window: window, inChannels: inChannels, pixelBlock: pixelBlock)
                 Conv2DKernel.im2colPacked(input: input, weights: packed, output: output, window: window,
                                           inChannels: inChannels, clamp: clamp, pixels: units,
-                                          pixelBlock: pixelBlock, workspace: scratch!.pointer + t * per)
+                                          pixelBlock: pixelBlock, workspace: scratch!.pointer + t * per, panels: panels)
             case .narrow(let packed):
                 NarrowConv2DKernel.run(input: input, weights: packed, output: output, rows: units,
                                        clamp: clamp, scratch: scratch!.pointer + t * packed.scratchFloats)
