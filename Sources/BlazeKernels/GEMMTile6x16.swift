@@ -42,8 +42,11 @@ enum GEMMTile6x16 {
             t[0] = acc00; t[1] = acc01; t[2] = acc10; t[3] = acc11; t[4] = acc20; t[5] = acc21
             t[6] = acc30; t[7] = acc31; t[8] = acc40; t[9] = acc41; t[10] = acc50; t[11] = acc51
             let lower = V(repeating: bounds[0]), upper = V(repeating: bounds[1])
+            // Bounds of ±infinity leave every value as it is (NaN too): such a tile skips the clamp.
+            let clamps = bounds[0] > -Float.infinity || bounds[1] < Float.infinity
             for r in 0..<rows {
-                let y0 = clampLanes(t[2 &* r], lower, upper), y1 = clampLanes(t[2 &* r &+ 1], lower, upper)
+                var y0 = t[2 &* r], y1 = t[2 &* r &+ 1]
+                if clamps { y0 = clampLanes(y0, lower, upper); y1 = clampLanes(y1, lower, upper) }
                 let dst = UnsafeMutableRawPointer(c + r &* ldc)
                 if columns == 16 {
                     dst.storeBytes(of: y0, as: V.self)
@@ -54,6 +57,49 @@ enum GEMMTile6x16 {
                     if columns >= 8 { dst.storeBytes(of: y0, as: V.self); j = 8; v = y1 }
                     while j < columns { dst.storeBytes(of: v[j & 7], toByteOffset: j &* 4, as: Float.self); j &+= 1 }
                 }
+            }
+        }
+    }
+
+    /// The left half of ``run(a:lda:rows:panel:indices:depth:bias:c:ldc:columns:bounds:)`` for a panel with at
+    /// most 8 live columns (a layer's last panel when its output count is 1…8 past a multiple of 16, e.g. 24,
+    /// 40 or 88 outputs): six accumulators, and only the low 8 floats of each 16-wide panel row and of the
+    /// bias are read. Each output is the same chain of fused multiply-adds in the same order as in the full
+    /// tile, so results are bit-identical; the full tile would spend half its multiply-adds on zero padding.
+    static func runHalf(a: UnsafePointer<Float>, lda: Int, rows: Int, panel: UnsafePointer<Float>,
+                        indices: UnsafePointer<Int32>, depth: Int, bias: UnsafePointer<Float>,
+                        c: UnsafeMutablePointer<Float>, ldc: Int, columns: Int, bounds: UnsafePointer<Float>) {
+        typealias V = SIMD8<Float>
+        let last = rows &- 1
+        let x0 = a, x1 = a + min(1, last) &* lda, x2 = a + min(2, last) &* lda
+        let x3 = a + min(3, last) &* lda, x4 = a + min(4, last) &* lda, x5 = a + min(5, last) &* lda
+        let b0 = UnsafeRawPointer(bias).loadUnaligned(as: V.self)
+        var acc00 = b0, acc10 = b0, acc20 = b0, acc30 = b0, acc40 = b0, acc50 = b0
+        var p = UnsafeRawPointer(panel)
+        for i in 0..<depth {
+            let k = Int(indices[i])
+            let w0 = p.loadUnaligned(as: V.self)
+            acc00 = acc00.addingProduct(V(repeating: x0[k]), w0)
+            acc10 = acc10.addingProduct(V(repeating: x1[k]), w0)
+            acc20 = acc20.addingProduct(V(repeating: x2[k]), w0)
+            acc30 = acc30.addingProduct(V(repeating: x3[k]), w0)
+            acc40 = acc40.addingProduct(V(repeating: x4[k]), w0)
+            acc50 = acc50.addingProduct(V(repeating: x5[k]), w0)
+            p += 64
+        }
+        let lower = V(repeating: bounds[0]), upper = V(repeating: bounds[1])
+        // Bounds of ±infinity leave every value as it is (NaN too): such a tile skips the clamp.
+        let clamps = bounds[0] > -Float.infinity || bounds[1] < Float.infinity
+        withUnsafeTemporaryAllocation(of: V.self, capacity: 6) { tile in
+            let t = tile.baseAddress!
+            t[0] = acc00; t[1] = acc10; t[2] = acc20; t[3] = acc30; t[4] = acc40; t[5] = acc50
+            for r in 0..<rows {
+                var y = t[r]
+                if clamps { y = clampLanes(y, lower, upper) }
+                let dst = UnsafeMutableRawPointer(c + r &* ldc)
+                if columns == 8 { dst.storeBytes(of: y, as: V.self); continue }
+                var j = 0
+                while j < columns { dst.storeBytes(of: y[j], toByteOffset: j &* 4, as: Float.self); j &+= 1 }
             }
         }
     }

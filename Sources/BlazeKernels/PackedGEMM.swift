@@ -181,6 +181,9 @@ public enum PackedGEMM {
                         case .avx512x8x32:
                             GEMMTile8x32.run(a: ar, lda: lda, rows: n, panel: panel, indices: idx, depth: live, bias: bias,
                                              c: cr, ldc: ldc, columns: columns, bounds: bounds)
+                        case .fma6x16 where columns <= 8:
+                            GEMMTile6x16.runHalf(a: ar, lda: lda, rows: n, panel: panel, indices: idx, depth: live, bias: bias,
+                                                 c: cr, ldc: ldc, columns: columns, bounds: bounds)
                         case .fma6x16:
                             GEMMTile6x16.run(a: ar, lda: lda, rows: n, panel: panel, indices: idx, depth: live, bias: bias,
                                              c: cr, ldc: ldc, columns: columns, bounds: bounds)

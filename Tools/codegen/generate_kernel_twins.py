@@ -5,7 +5,7 @@ template:
   depthwise row   Sources/BlazeKernels/DepthwiseRun8.swift           (AVX2, SIMD8, the whole file)
                   Sources/BlazeKernelsAVX512/DepthwiseTile16Run.swift (AVX-512, SIMD16: DepthwiseTile16.Run;
                                                                        the entry points stay in DepthwiseTile16.swift)
-  GEMM tile       Sources/BlazeKernels/GEMMTile6x16.swift            (AVX2, 6 rows x 2 SIMD8)
+  GEMM tile       Sources/BlazeKernels/GEMMTile6x16.swift            (AVX2, 6 rows x 2 SIMD8, and runHalf)
                   Sources/BlazeKernelsAVX512/GEMMTile8x32.swift      (AVX-512, 8 rows x 2 SIMD16, runHalf and
                                                                        the narrower cuts: runPair(Half), runThreeQuarters, runQuarter)
 
@@ -17,9 +17,11 @@ paths; what differs is a parameter here, each with its reason:
     they measured faster; the AVX-512 run keeps the column walk, which 32 zmm registers hold); the AVX2
     run's multiply-add is `mulAdd` (unfused in a BLAZEKIT_PORTABLE build, like the rest of BlazeKernels).
   GEMM: rows per tile (6 vs 8), the store epilogue (the AVX2 tile's 12 accumulators leave no register
-    to keep them live through a per-row switch, so they go through a stack tile; the AVX-512 tile stores
-    from registers), and the AVX-512 tile's half-width `runHalf` and narrower cuts (row pairs, 24 and 8
-    columns). BlazeKernelsAVX512 has no `static let`s
+    to keep them live through a per-row switch, so they go through a stack tile, and it skips a clamp
+    whose bounds are ±infinity; storing a whole tile straight from registers measured 2–4 % slower
+    whole networks on Zen 3; the AVX-512 tile stores from registers), and the narrower cuts: both
+    tiles have a half-width `runHalf` (6 x 8, 8 x 16), only the AVX-512 tile row pairs and 24- and
+    8-column cuts. BlazeKernelsAVX512 has no `static let`s
     (MAINTENANCE.md), so only the AVX2 tile states its size as constants.
 
 Usage: Tools/codegen/generate_kernel_twins.py           rewrite all four files
@@ -489,8 +491,11 @@ def gemm_stack_epilogue(R, W):
     for i in range(0, len(t), 6):
         L.append('    ' + '; '.join(t[i:i + 6]))
     L += ['    let lower = V(repeating: bounds[0]), upper = V(repeating: bounds[1])',
+          '    // Bounds of ±infinity leave every value as it is (NaN too): such a tile skips the clamp.',
+          '    let clamps = bounds[0] > -Float.infinity || bounds[1] < Float.infinity',
           '    for r in 0..<rows {',
-          '        let y0 = clampLanes(t[2 &* r], lower, upper), y1 = clampLanes(t[2 &* r &+ 1], lower, upper)',
+          '        var y0 = t[2 &* r], y1 = t[2 &* r &+ 1]',
+          '        if clamps { y0 = clampLanes(y0, lower, upper); y1 = clampLanes(y1, lower, upper) }',
           '        let dst = UnsafeMutableRawPointer(c + r &* ldc)',
           '        if columns == %d {' % N,
           '            dst.storeBytes(of: y0, as: V.self)',
@@ -504,6 +509,26 @@ def gemm_stack_epilogue(R, W):
           '    }',
           '}']
     return L
+
+
+def gemm_stack_epilogue_half(R, W):
+    """The stack-tile epilogue of ``gemm_stack_epilogue`` for one vector a row (the AVX2 tile's `runHalf`)."""
+    t = ['t[%d] = acc%d0' % (r, r) for r in range(R)]
+    return ['let lower = V(repeating: bounds[0]), upper = V(repeating: bounds[1])',
+            '// Bounds of ±infinity leave every value as it is (NaN too): such a tile skips the clamp.',
+            'let clamps = bounds[0] > -Float.infinity || bounds[1] < Float.infinity',
+            'withUnsafeTemporaryAllocation(of: V.self, capacity: %d) { tile in' % R,
+            '    let t = tile.baseAddress!',
+            '    ' + '; '.join(t),
+            '    for r in 0..<rows {',
+            '        var y = t[r]',
+            '        if clamps { y = clampLanes(y, lower, upper) }',
+            '        let dst = UnsafeMutableRawPointer(c + r &* ldc)',
+            '        if columns == %d { dst.storeBytes(of: y, as: V.self); continue }' % W,
+            '        var j = 0',
+            '        while j < columns { dst.storeBytes(of: y[j], toByteOffset: j &* 4, as: Float.self); j &+= 1 }',
+            '    }',
+            '}']
 
 
 def row_pair_switch(R, second_type):
@@ -590,7 +615,10 @@ def gemm_function(name, R, W, avx512, half, second=None, stride=None):
     if second:
         L.append('    typealias H = SIMD%d<Float>' % second)
     L += ['    ' + l for l in gemm_loop(R, W, half, second, stride)]
-    epilogue = gemm_register_epilogue(R, W, half, second) if avx512 else gemm_stack_epilogue(R, W)
+    if avx512:
+        epilogue = gemm_register_epilogue(R, W, half, second)
+    else:
+        epilogue = gemm_stack_epilogue_half(R, W) if half else gemm_stack_epilogue(R, W)
     L += ['    ' + l for l in epilogue]
     L.append('}')
     return L
@@ -608,6 +636,13 @@ enum GEMMTile6x16 {
 
     /// `c[r, j] = clamp(bias[j] + Σ_i a[r, idx[i]] · panel[i, j])` for `r < rows`, `j < columns`;
     /// the same contract as `GEMMTile8x32.run` with a 16-wide panel.''' % TOOL
+
+GEMM_AVX2_HALF_DOC = '''\
+/// The left half of ``run(a:lda:rows:panel:indices:depth:bias:c:ldc:columns:bounds:)`` for a panel with at
+/// most 8 live columns (a layer's last panel when its output count is 1…8 past a multiple of 16, e.g. 24,
+/// 40 or 88 outputs): six accumulators, and only the low 8 floats of each 16-wide panel row and of the
+/// bias are read. Each output is the same chain of fused multiply-adds in the same order as in the full
+/// tile, so results are bit-identical; the full tile would spend half its multiply-adds on zero padding.'''
 
 GEMM_AVX512_DOC = '''\
 /// The AVX-512 register tile of the packed GEMM: 8 rows × 32 columns, sixteen `SIMD16<Float>`
@@ -693,6 +728,9 @@ def gemm(avx512):
         return header('BlazeKernels/GEMMTile6x16.swift') + '\n' + '\n'.join(L) + '\n}\n'
     L = [GEMM_AVX2_DOC]
     L += ['    ' + l for l in gemm_function('run', 6, 8, False, False)]
+    L.append('')
+    L += [indent(GEMM_AVX2_HALF_DOC, 4)]
+    L += ['    ' + l for l in gemm_function('runHalf', 6, 8, False, True)]
     return header('BlazeKernelsAVX512/GEMMTile8x32.swift') + '\n' + '\n'.join(L) + '\n}\n'
 
 
