@@ -36,7 +36,7 @@ struct ModelsBenchmark: ParsableCommand {
     @Option(help: "Read <name>.bkm files from this directory instead of the built-in models.")
     var modelsDir: String?
     @Flag(help: "Print one JSON object per model per line.") var json = false
-    @Flag(help: "Print time per op kind, the slowest nodes of each model and how many regions a run runs.") var perLayer = false
+    @Flag(help: "Print time per op kind, the slowest nodes of each model, how many regions a run runs and the slowest regions.") var perLayer = false
     @Option(help: "With --per-layer, how many of the slowest nodes to list (each node timed at its best of 11 runs).") var topNodes = 8
     @Option(help: "Convolution GEMM: automatic, blas, or a packed tile (avx512-8x32, fma-6x16).") var gemm = "automatic"
     @Option(help: ArgumentHelp("Kernel instruction set: automatic, avx2 (the 6×16 GEMM tile and 8-channel depthwise, what a "
@@ -164,6 +164,20 @@ struct ModelsBenchmark: ParsableCommand {
         for (_, kind) in shared { kinds[kind, default: 0] += 1 }
         print("    \(session.regionCount) regions per run for \(session.stepNodes.count) steps"
               + kinds.sorted { $0.key < $1.key }.map { ", \($0.value) × \($0.key)" }.joined())
+        // Each region at its best of `reps` runs: their sum is a run that nothing else on the machine held up,
+        // and the slowest regions say where the time goes inside bands and shared regions.
+        let reps = 20
+        var best = session.regionProfile()
+        for _ in 1..<reps { for (i, t) in session.regionProfile().enumerated() { best[i] = min(best[i], t) } }
+        print("    regions at their best of \(reps) runs: \(fmt(best.reduce(0, +) * 1000)) ms in all; the slowest:")
+        let kernels = session.kernelNames
+        for i in best.indices.sorted(by: { best[$0] > best[$1] }).prefix(topNodes) {
+            let nodes = session.regionNodes[i].map { n in
+                let k = session.stepNodes.firstIndex(of: n).map { kernels[$0].kernel } ?? ""
+                return k.isEmpty ? "\(n)" : "\(n) [\(k)]"
+            }
+            print("      \(fmt(best[i] * 1000)) ms  \(session.regionKinds[i]): \(nodes.joined(separator: ", "))")
+        }
         guard allNodes else { return }
         for (nodes, kind) in shared { print("      \(kind): nodes \(nodes.map(String.init).joined(separator: ", "))") }
     }
