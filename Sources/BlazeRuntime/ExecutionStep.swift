@@ -36,8 +36,8 @@ struct NodeBinding {
     var measuresPlan = true
     /// This node's choice in the session's stored ``KernelPlan`` (``Planning/cached(directory:)``), if any.
     var recordedChoice: KernelPlan.Choice? = nil
-    /// Tests only: see ``RuntimeOptions/pointwiseNarrowForTesting``.
-    var pointwiseNarrowForTesting: Bool? = nil
+    /// Tests only: see ``RuntimeOptions/narrowForTesting``.
+    var narrowForTesting: Bool? = nil
     /// The add and PReLU a convolution absorbs (``EpilogueFusion``); nil for every other node.
     var epilogue: ConvolutionEpilogue? = nil
     /// The session's threads, for planners that time candidate kernels as they would run.

@@ -35,9 +35,9 @@ public struct RuntimeOptions: Sendable, Equatable {
     public var runsDepthwiseInBands: Bool
     /// Whether planning times its candidates on this machine (``Planning/measured``) or follows fixed rules.
     public var planning: Planning
-    /// Tests only: 1×1 convolutions with at most eight outputs through the narrow kernel (true) or the packed
-    /// GEMM (false), unmeasured; nil as ``planning`` says.
-    var pointwiseNarrowForTesting: Bool?
+    /// Tests only: convolutions (1×1 and k×k) with at most eight outputs through the narrow kernel (true) or the
+    /// packed GEMM (false), unmeasured; nil as ``planning`` says.
+    var narrowForTesting: Bool?
     /// Tests only: the smallest depthwise input map run in bands and the input floats a band adds, in place of
     /// ``DepthwiseBandRegion/minimumMapFloats`` and ``DepthwiseBandRegion/bandFloats``.
     var bandsForTesting: DepthwiseBandRegion.Sizes?
@@ -339,7 +339,7 @@ public final class InferenceSession: @unchecked Sendable {
                 outputs: step.outputs.map { pointer($0) },
                 constants: node.inputs.map { model.constantData(ofValue: $0) },
                 threadCount: options.threadCount, gemmTile: options.gemmTile, sparseConvolution: options.sparseConvolution,
-                measuresPlan: options.planning.choosesByTiming, recordedChoice: recorded[n], pointwiseNarrowForTesting: options.pointwiseNarrowForTesting,
+                measuresPlan: options.planning.choosesByTiming, recordedChoice: recorded[n], narrowForTesting: options.narrowForTesting,
                 epilogue: try fusion.groups[n].map { group in
                     ConvolutionEpilogue(residual: group.add.map { UnsafePointer(pointer($0.residual)) },
                                         residualClamp: try group.add.map { add in

@@ -42,12 +42,12 @@ import Testing
                                                    sparseConvolution: sparse)))
                 }
             }
-            // 1×1 convolutions of at most eight outputs through the narrow kernel or the packed GEMM, and fixed plans.
+            // Convolutions (1×1 and k×k) of at most eight outputs through the narrow kernel or the packed GEMM, and fixed plans.
             for narrow in [true, false] {
                 for threads in [1, 2] {
                     var o = RuntimeOptions(threadCount: threads, convolutionGEMM: .packed(tile))
-                    o.pointwiseNarrowForTesting = narrow
-                    options.append(("\(tile.rawValue) narrow 1×1 \(narrow) \(threads) threads", o))
+                    o.narrowForTesting = narrow
+                    options.append(("\(tile.rawValue) narrow \(narrow) \(threads) threads", o))
                 }
             }
             options.append(("\(tile.rawValue) fixed plan", RuntimeOptions(convolutionGEMM: .packed(tile), planning: .fixed)))
@@ -125,5 +125,25 @@ import Testing
         let fixed = try InferenceSession(model: file, options: RuntimeOptions(convolutionGEMM: .packed(tile), planning: .fixed))
         let fixedChoices = fixed.kernelChoices.filter { !$0.isEmpty }
         #expect(fixedChoices.isEmpty, "\(fixedChoices)")
+    }
+
+    /// k×k convolutions of at most eight outputs (hand_recrop's 3×3 and 2×2, 8 outputs; its 2×2, 4-output head)
+    /// are timed too: the narrow kernel against the packed GEMM through im2col, each over the first output rows.
+    @Test(arguments: [1, 2])
+    func kByKConvolutionsOfFewOutputsAreTimed(threads: Int) throws {
+        let tile = try #require(Self.tiles.first, "this build has no packed tile")
+        let file = try BuiltinModel.handRecrop.load()
+        let session = try InferenceSession(model: file, options: RuntimeOptions(threadCount: threads, convolutionGEMM: .packed(tile)))
+        let graph = file.graph, choices = session.kernelChoices
+        var count = 0
+        for (i, n) in session.stepNodes.enumerated() where graph.nodes[n].op == .conv2d {
+            let w = graph.values[graph.nodes[n].inputs[1]].shape
+            guard w[1] * w[2] > 1, w[0] <= Conv2DOp.Step.narrowOutputChannelLimit else { continue }
+            count += 1
+            let choice = choices[i]
+            #expect(choice.hasPrefix("timed") && choice.contains("narrow-") && choice.contains("gemm-im2col-"),
+                    "\(graph.nodes[n].name) \(w): \(choice)")
+        }
+        #expect(count >= 3, "hand_recrop has \(count) k×k convolutions of at most eight outputs")
     }
 }

@@ -53,13 +53,15 @@ enum Conv2DOp: OpPlanner {
             default: break
             }
         }
-        if window.isPointwise, outC <= Step.narrowOutputChannelLimit, b.pointwiseNarrowForTesting == false {
+        if outC <= Step.narrowOutputChannelLimit, b.narrowForTesting == false {
             return packedStep(s, tile: tile, inChannels: x.c, threads: b.threadCount)
         }
-        if window.isPointwise, outC <= Step.narrowOutputChannelLimit, b.measuresPlan, b.pointwiseNarrowForTesting == nil {
+        if outC <= Step.narrowOutputChannelLimit, b.measuresPlan, b.narrowForTesting == nil {
             // The pixel-major narrow kernel or the packed GEMM (with most of its tile's columns empty): which is
-            // faster depends on the map and the host (256 × 256, 8 → 8 on one Intel AVX-512 core: GEMM 0.32 ms,
-            // narrow 0.42 ms in `blaze-bench kernels`; at 28 × 28, 24 → 2 the narrow kernel runs at 13 GFLOP/s, the GEMM at 7).
+            // faster depends on the map, the outputs and the host (256 × 256, 8 → 8 on one Intel AVX-512 core: GEMM
+            // 0.32 ms, narrow 0.42 ms in `blaze-bench kernels`; at 28 × 28, 24 → 2 the narrow kernel runs at 13 GFLOP/s,
+            // the GEMM at 7; on AMD Zen 3 the AVX2 tile's 8-column half beats the narrow kernel at 8 outputs, 1×1 and
+            // k×k, and loses at 1 or 2). Both compute each output with the same chain, so either gives the same bits.
             return choose({ denseStep(s, tile: tile, wide: wide, inChannels: x.c, threads: b.threadCount) }, { packedStep(s, tile: tile, inChannels: x.c, threads: b.threadCount) }, b)
         }
         return denseStep(s, tile: tile, wide: wide, inChannels: x.c, threads: b.threadCount)
@@ -147,26 +149,32 @@ enum Conv2DOp: OpPlanner {
         return faster(a(), b(), pool: binding.pool)
     }
 
-    /// Whichever of two 1×1 steps `a` and `b` (sparse or dense; narrow or packed GEMM) runs the node faster on
+    /// Whichever of two steps `a` and `b` of one convolution (sparse or dense 1×1; narrow or packed GEMM, 1×1 or k×k) runs the node faster on
     /// this machine, timed on a scratch input of small values, in alternation, best of three runs after a
     /// warm-up. A map of at most ``timingPixels`` pixels runs whole, as planned, on the session's `pool` when it has several
     /// threads (how the work is split and the threads' shared caches decide: pose_detection's 14×14,
     /// 1152 → 192 node is faster sparse on one thread and dense on two; timing it on one thread cost
     /// pose_detection 7–10 % at 2 threads); a larger map is timed on one thread over its first
-    /// ``timingPixels`` pixels (a slice keeps planning quick; both kernels cost the same per pixel
-    /// throughout). The two give identical outputs, so the choice may differ between sessions and
+    /// ``timingPixels`` pixels, or a k×k convolution's first output rows of about as many pixels (a slice keeps
+    /// planning quick; both kernels cost the same per pixel throughout). The two give identical outputs, so the choice may differ between sessions and
     /// machines without changing results.
     static func faster(_ a: Step, _ b: Step, pool: WorkerPool? = nil) -> Step {
-        let all = a.window.outputHeight * a.window.outputWidth
-        let pixels = min(all, timingPixels)
+        let w = a.window
+        let all = w.outputHeight * w.outputWidth
+        // A k×k convolution is timed over whole output rows (the narrow kernel's units), from the first,
+        // on the input rows they read.
+        let rows = w.isPointwise ? 0 : min(w.outputHeight, max(1, timingPixels / w.outputWidth))
+        let pixels = w.isPointwise ? min(all, timingPixels) : rows * w.outputWidth
+        let inputFloats = w.isPointwise ? pixels * a.inChannels
+            : min(w.inputHeight, (rows - 1) * w.strideHeight + (w.kernelHeight - 1) * w.dilationHeight + 1) * w.inputWidth * a.inChannels
         // A whole small map runs as planned, on the session's threads: its split (pixels or outputs) and
         // the threads' shared caches decide, not one thread's speed.
         let whole = pixels == all && (pool?.threadCount ?? 1) > 1
-        let input = UnsafeMutablePointer<Float>.allocate(capacity: pixels * a.inChannels)
+        let input = UnsafeMutablePointer<Float>.allocate(capacity: inputFloats)
         let output = UnsafeMutablePointer<Float>.allocate(capacity: pixels * a.outChannels)
         defer { input.deallocate(); output.deallocate() }
         var state: UInt32 = 0x2545_F491
-        for i in 0..<(pixels * a.inChannels) {
+        for i in 0..<inputFloats {
             state ^= state << 13; state ^= state >> 17; state ^= state << 5
             input[i] = Float(state >> 8) / 16_777_216 - 0.5
         }
@@ -182,7 +190,7 @@ enum Conv2DOp: OpPlanner {
         for round in 0..<4 {
             for (i, t) in trial.enumerated() {
                 let t0 = DispatchTime.now().uptimeNanoseconds
-                if whole, let pool { t.run(pool: pool) } else { t.compute(units: 0..<pixels, task: 0) }
+                if whole, let pool { t.run(pool: pool) } else { t.compute(units: 0..<(t.isRowSplit ? rows : pixels), task: 0) }
                 let elapsed = DispatchTime.now().uptimeNanoseconds - t0
                 if round > 0 { best[i] = min(best[i], elapsed) }   // round 0 warms caches and code
             }
