@@ -9,8 +9,8 @@ import BlazeKernels
 ///
 /// On one thread only: with two, each task taking a share of the rows with a ring of its own (computing the
 /// rows where shares meet twice) measured no faster than the steps alone (`blaze-bench models --paired-with
-/// unbanded --threads 2`: ratios 0.994–1.017 over six networks, Intel Xeon AVX-512), where the steps already
-/// share parallel regions (``DepthwisePointwiseRegion``).
+/// unbanded --threads 2`: ratios 0.994–1.017 over six networks, Intel Xeon AVX-512; 1.004–1.022 over four, AMD
+/// EPYC Zen 3), where the steps already share parallel regions (``DepthwisePointwiseRegion``).
 ///
 /// Each output is computed as the steps compute it alone, from the same inputs, so the bits are the same.
 /// The planner keeps every value a region reads live to its end, since a later band still reads what an
