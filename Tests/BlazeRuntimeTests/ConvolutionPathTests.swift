@@ -72,23 +72,24 @@ import Testing
         }
     }
 
-    /// `.sparse` sends every 1×1 convolution through the sparse kernel and `.dense` none; the
-    /// narrow kernel takes the k×k ones with at most 8 outputs; `.measured` tries only nodes with
-    /// enough zero weights.
+    /// `.sparse` sends every 1×1 convolution through the sparse kernel and `.dense` none; the k×k ones with at
+    /// most 8 outputs take the narrow kernel in a fixed plan, and the narrow kernel or the packed GEMM (whichever
+    /// its timing found faster) in a measured one; `.measured` tries only nodes with enough zero weights.
     @Test func theOptionsSelectTheKernels() throws {
         let tile = try #require(Self.tiles.first)
         let lanes = tile == .avx512x8x32 ? 16 : 8
         let file = try BuiltinModel.poseLandmarkFull.load()
         let g = file.graph
-        func kernels(_ sparse: SparseConvolution) throws -> [String: String] {
+        func kernels(_ sparse: SparseConvolution, planning: Planning = .measured) throws -> [String: String] {
             let s = try InferenceSession(model: file, options: RuntimeOptions(convolutionGEMM: .packed(tile),
-                                                                                sparseConvolution: sparse))
+                                                                                sparseConvolution: sparse, planning: planning))
             // The kernel, without the "+add"/"+prelu" of a fused epilogue.
             return Dictionary(uniqueKeysWithValues: s.kernelNames.filter { $0.op == .conv2d }.map {
                 ($0.name, String($0.kernel.prefix { $0 != "+" }))
             })
         }
         let dense = try kernels(.dense), sparse = try kernels(.sparse), measured = try kernels(.measured)
+        let fixed = try kernels(.dense, planning: .fixed)
         var pointwise = 0
         for node in g.nodes where node.op == .conv2d {
             let w = g.values[node.inputs[1]].shape
@@ -96,7 +97,10 @@ import Testing
             if isPointwise { pointwise += 1 }
             #expect(sparse[node.name] == (isPointwise ? "sparse-\(lanes)px" : dense[node.name]), "\(node.name)")
             #expect(dense[node.name] != "sparse-\(lanes)px", "\(node.name)")
-            if !isPointwise, w[0] <= 8 { #expect(dense[node.name] == "narrow-\(lanes)px", "\(node.name) \(w)") }
+            if !isPointwise, w[0] <= 8 {
+                #expect(fixed[node.name] == "narrow-\(lanes)px", "\(node.name) \(w)")
+                #expect(["narrow-\(lanes)px", "gemm-im2col-\(tile.rawValue)"].contains(dense[node.name]), "\(node.name) \(w)")
+            }
             if measured[node.name] == "sparse-\(lanes)px" {
                 let count = w.reduce(1, *)
                 let zeros = file.constantData(ofValue: node.inputs[1])!.filter { $0 == 0 }.count
