@@ -95,11 +95,16 @@ import Testing
             let w = g.values[node.inputs[1]].shape
             let isPointwise = w[1] == 1 && w[2] == 1 && (try? node.ints("strides", count: 2, nodeIndex: 0)) == [1, 1]
             if isPointwise { pointwise += 1 }
-            #expect(sparse[node.name] == (isPointwise ? "sparse-\(lanes)px" : dense[node.name]), "\(node.name)")
             #expect(dense[node.name] != "sparse-\(lanes)px", "\(node.name)")
-            if !isPointwise, w[0] <= 8 {
+            if isPointwise {
+                #expect(sparse[node.name] == "sparse-\(lanes)px", "\(node.name)")
+            } else if w[0] <= 8 {
+                // Timed in each session: either candidate, whichever ran faster there.
                 #expect(fixed[node.name] == "narrow-\(lanes)px", "\(node.name) \(w)")
-                #expect(["narrow-\(lanes)px", "gemm-im2col-\(tile.rawValue)"].contains(dense[node.name]), "\(node.name) \(w)")
+                let candidates = ["narrow-\(lanes)px", "gemm-im2col-\(tile.rawValue)"]
+                #expect(candidates.contains(dense[node.name] ?? "") && candidates.contains(sparse[node.name] ?? ""), "\(node.name) \(w)")
+            } else {
+                #expect(sparse[node.name] == dense[node.name], "\(node.name)")
             }
             if measured[node.name] == "sparse-\(lanes)px" {
                 let count = w.reduce(1, *)
