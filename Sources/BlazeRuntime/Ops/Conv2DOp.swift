@@ -161,12 +161,11 @@ enum Conv2DOp: OpPlanner {
     static func faster(_ a: Step, _ b: Step, pool: WorkerPool? = nil) -> Step {
         let w = a.window
         let all = w.outputHeight * w.outputWidth
-        // A k×k convolution is timed over whole output rows (the narrow kernel's units), from the first,
-        // on the input rows they read.
+        // A k×k convolution is timed over whole output rows (the narrow kernel's units), from the first, on an
+        // input map of its whole size (a kernel may read ahead within the map).
         let rows = w.isPointwise ? 0 : min(w.outputHeight, max(1, timingPixels / w.outputWidth))
         let pixels = w.isPointwise ? min(all, timingPixels) : rows * w.outputWidth
-        let inputFloats = w.isPointwise ? pixels * a.inChannels
-            : min(w.inputHeight, (rows - 1) * w.strideHeight + (w.kernelHeight - 1) * w.dilationHeight + 1) * w.inputWidth * a.inChannels
+        let inputFloats = (w.isPointwise ? pixels : w.inputHeight * w.inputWidth) * a.inChannels
         // A whole small map runs as planned, on the session's threads: its split (pixels or outputs) and
         // the threads' shared caches decide, not one thread's speed.
         let whole = pixels == all && (pool?.threadCount ?? 1) > 1
