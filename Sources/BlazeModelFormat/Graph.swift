@@ -59,6 +59,16 @@ public enum OpKind: String, CaseIterable, Codable, Sendable {
     /// MediaPipe's `TransformLandmarks` (version 2): landmarks `[1, N, D]` (D 2 or 3) whose x, y go
     /// through the 2-D affine part of a `[1, 4, 4]` matrix; z is copied. Inputs: landmarks, matrix. Op set 2.
     case transformLandmarks = "transform_landmarks"
+
+    /// The op set that added this op: a file is written with the highest of its nodes' (``ModelFileFormat/opsetVersion``
+    /// is the newest), so that converting a model again gives the same bytes and a reader of an older op set still
+    /// loads files that need nothing newer.
+    public var opset: UInt32 {
+        switch self {
+        case .relu, .mul, .stridedSlice, .landmarksToTransformMatrix, .transformTensorBilinear, .transformLandmarks: 2
+        default: 1
+        }
+    }
 }
 
 /// A fused activation, as a node's `activation` string attribute.

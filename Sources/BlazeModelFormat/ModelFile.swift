@@ -13,7 +13,7 @@ import Foundation
 /// |---|---|---|
 /// | 0 | 8 | magic `BLZKMDL\0` |
 /// | 8 | 4 | format version |
-/// | 12 | 4 | op-set version |
+/// | 12 | 4 | op-set version: the lowest that has every op the graph uses (``OpKind/opset``) |
 /// | 16 | 8 | header length (bytes of UTF-8 JSON) |
 /// | 24 | 8 | data offset (a multiple of 64) |
 /// | 32 | 8 | data length (a multiple of 64) |
@@ -130,7 +130,7 @@ public enum ModelFileWriter {
         var bytes = [UInt8](repeating: 0, count: dataOffset + dataLength)
         bytes.replaceSubrange(0..<8, with: weights == .float32 ? ModelFileFormat.magic : ModelFileFormat.float16Magic)
         put(UInt32(ModelFileFormat.formatVersion), at: 8, in: &bytes)
-        put(UInt32(ModelFileFormat.opsetVersion), at: 12, in: &bytes)
+        put(graph.nodes.map(\.op.opset).max() ?? 1, at: 12, in: &bytes)
         put(UInt64(json.count), at: 16, in: &bytes)
         put(UInt64(dataOffset), at: 24, in: &bytes)
         put(UInt64(dataLength), at: 32, in: &bytes)

@@ -55,7 +55,7 @@ func assemble(json: [UInt8], data: [UInt8]) -> [UInt8] {
     var bytes = [UInt8](repeating: 0, count: dataOffset + data.count)
     bytes.replaceSubrange(0..<8, with: ModelFileFormat.magic)
     bytes.put(ModelFileFormat.formatVersion, at: 8)
-    bytes.put(ModelFileFormat.opsetVersion, at: 12)
+    bytes.put(UInt32(1), at: 12)   // what the writer puts there for TinyModel's conv2d (``OpKind/opset``)
     bytes.put(UInt64(json.count), at: 16)
     bytes.put(UInt64(dataOffset), at: 24)
     bytes.put(UInt64(data.count), at: 32)
