@@ -87,12 +87,14 @@ enum GEMMTile6x16 {
             acc50 = acc50.addingProduct(V(repeating: x5[k]), w0)
             p += 64
         }
-        let lower = V(repeating: bounds[0]), upper = V(repeating: bounds[1])
-        // Bounds of ±infinity leave every value as it is (NaN too): such a tile skips the clamp.
-        let clamps = bounds[0] > -Float.infinity || bounds[1] < Float.infinity
+        // The accumulators go to a stack tile first: keeping them in registers through a per-row
+        // switch made LLVM spill three of them inside the loop above.
         withUnsafeTemporaryAllocation(of: V.self, capacity: 6) { tile in
             let t = tile.baseAddress!
             t[0] = acc00; t[1] = acc10; t[2] = acc20; t[3] = acc30; t[4] = acc40; t[5] = acc50
+            let lower = V(repeating: bounds[0]), upper = V(repeating: bounds[1])
+            // Bounds of ±infinity leave every value as it is (NaN too): such a tile skips the clamp.
+            let clamps = bounds[0] > -Float.infinity || bounds[1] < Float.infinity
             for r in 0..<rows {
                 var y = t[r]
                 if clamps { y = clampLanes(y, lower, upper) }

@@ -478,57 +478,45 @@ def gemm_loop(R, W, half, second=None, stride=None):
     return L
 
 
-def gemm_stack_epilogue(R, W):
+def gemm_stack_epilogue(R, W, half=False):
     """Clamp and store through a stack tile (the AVX2 tile: its accumulators, the two panel vectors
     and the broadcast take 15 of the 16 ymm registers; kept in registers through a per-row switch,
-    LLVM spilled three of them inside the loop)."""
-    N = 2 * W
-    t = ['t[%d] = acc%d%d' % (2 * r + h, r, h) for r in range(R) for h in range(2)]
+    LLVM spilled three of them inside the loop). `half`: one vector a row (`runHalf`)."""
+    V = 1 if half else 2
+    t = ['t[%d] = acc%d%d' % (V * r + h, r, h) for r in range(R) for h in range(V)]
     L = ['// The accumulators go to a stack tile first: keeping them in registers through a per-row',
          '// switch made LLVM spill three of them inside the loop above.',
-         'withUnsafeTemporaryAllocation(of: V.self, capacity: %d) { tile in' % (2 * R),
+         'withUnsafeTemporaryAllocation(of: V.self, capacity: %d) { tile in' % (V * R),
          '    let t = tile.baseAddress!']
     for i in range(0, len(t), 6):
         L.append('    ' + '; '.join(t[i:i + 6]))
     L += ['    let lower = V(repeating: bounds[0]), upper = V(repeating: bounds[1])',
           '    // Bounds of ±infinity leave every value as it is (NaN too): such a tile skips the clamp.',
           '    let clamps = bounds[0] > -Float.infinity || bounds[1] < Float.infinity',
-          '    for r in 0..<rows {',
-          '        var y0 = t[2 &* r], y1 = t[2 &* r &+ 1]',
-          '        if clamps { y0 = clampLanes(y0, lower, upper); y1 = clampLanes(y1, lower, upper) }',
-          '        let dst = UnsafeMutableRawPointer(c + r &* ldc)',
-          '        if columns == %d {' % N,
-          '            dst.storeBytes(of: y0, as: V.self)',
-          '            dst.storeBytes(of: y1, toByteOffset: %d, as: V.self)' % (4 * W),
-          '        } else {',
-          '            // Partial panel: a whole vector where %d columns remain, then lane by lane.' % W,
-          '            var j = 0, v = y0',
-          '            if columns >= %d { dst.storeBytes(of: y0, as: V.self); j = %d; v = y1 }' % (W, W),
-          '            while j < columns { dst.storeBytes(of: v[j & %d], toByteOffset: j &* 4, as: Float.self); j &+= 1 }' % (W - 1),
-          '        }',
-          '    }',
+          '    for r in 0..<rows {']
+    if half:
+        L += ['        var y = t[r]',
+              '        if clamps { y = clampLanes(y, lower, upper) }',
+              '        let dst = UnsafeMutableRawPointer(c + r &* ldc)',
+              '        if columns == %d { dst.storeBytes(of: y, as: V.self); continue }' % W,
+              '        var j = 0',
+              '        while j < columns { dst.storeBytes(of: y[j], toByteOffset: j &* 4, as: Float.self); j &+= 1 }']
+    else:
+        L += ['        var y0 = t[2 &* r], y1 = t[2 &* r &+ 1]',
+              '        if clamps { y0 = clampLanes(y0, lower, upper); y1 = clampLanes(y1, lower, upper) }',
+              '        let dst = UnsafeMutableRawPointer(c + r &* ldc)',
+              '        if columns == %d {' % (2 * W),
+              '            dst.storeBytes(of: y0, as: V.self)',
+              '            dst.storeBytes(of: y1, toByteOffset: %d, as: V.self)' % (4 * W),
+              '        } else {',
+              '            // Partial panel: a whole vector where %d columns remain, then lane by lane.' % W,
+              '            var j = 0, v = y0',
+              '            if columns >= %d { dst.storeBytes(of: y0, as: V.self); j = %d; v = y1 }' % (W, W),
+              '            while j < columns { dst.storeBytes(of: v[j & %d], toByteOffset: j &* 4, as: Float.self); j &+= 1 }' % (W - 1),
+              '        }']
+    L += ['    }',
           '}']
     return L
-
-
-def gemm_stack_epilogue_half(R, W):
-    """The stack-tile epilogue of ``gemm_stack_epilogue`` for one vector a row (the AVX2 tile's `runHalf`)."""
-    t = ['t[%d] = acc%d0' % (r, r) for r in range(R)]
-    return ['let lower = V(repeating: bounds[0]), upper = V(repeating: bounds[1])',
-            '// Bounds of ±infinity leave every value as it is (NaN too): such a tile skips the clamp.',
-            'let clamps = bounds[0] > -Float.infinity || bounds[1] < Float.infinity',
-            'withUnsafeTemporaryAllocation(of: V.self, capacity: %d) { tile in' % R,
-            '    let t = tile.baseAddress!',
-            '    ' + '; '.join(t),
-            '    for r in 0..<rows {',
-            '        var y = t[r]',
-            '        if clamps { y = clampLanes(y, lower, upper) }',
-            '        let dst = UnsafeMutableRawPointer(c + r &* ldc)',
-            '        if columns == %d { dst.storeBytes(of: y, as: V.self); continue }' % W,
-            '        var j = 0',
-            '        while j < columns { dst.storeBytes(of: y[j], toByteOffset: j &* 4, as: Float.self); j &+= 1 }',
-            '    }',
-            '}']
 
 
 def row_pair_switch(R, second_type):
@@ -618,7 +606,7 @@ def gemm_function(name, R, W, avx512, half, second=None, stride=None):
     if avx512:
         epilogue = gemm_register_epilogue(R, W, half, second)
     else:
-        epilogue = gemm_stack_epilogue_half(R, W) if half else gemm_stack_epilogue(R, W)
+        epilogue = gemm_stack_epilogue(R, W, half)
     L += ['    ' + l for l in epilogue]
     L.append('}')
     return L
