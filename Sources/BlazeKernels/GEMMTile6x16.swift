@@ -105,4 +105,60 @@ enum GEMMTile6x16 {
             }
         }
     }
+
+    /// One row against up to four consecutive panels whose live depth entries are the same (`panelStride`
+    /// floats apart; `columns` live columns over all of them, the last panel's possibly fewer than 16): a
+    /// block's leftover rows, and a convolution of one output pixel. Eight accumulators keep the
+    /// multiply-adds as busy as the tile's twelve, where the whole tile computes six rows for one
+    /// (a 7 × 7 map's 49 pixels cost 54 rows in it; a 3 × 3 convolution to one pixel, 6 rows of work
+    /// on every panel). Each output is the tile's chain: the bias, one fused multiply-add per live entry in
+    /// order, the clamp, so results are bit-identical.
+    static func runRow(a: UnsafePointer<Float>, panel: UnsafePointer<Float>, panelStride: Int, panels: Int,
+                       indices: UnsafePointer<Int32>, depth: Int, bias: UnsafePointer<Float>,
+                       c: UnsafeMutablePointer<Float>, columns: Int, bounds: UnsafePointer<Float>) {
+        typealias V = SIMD8<Float>
+        let last = panels &- 1
+        let q0 = UnsafeRawPointer(panel), q1 = q0 + min(1, last) &* panelStride &* 4
+        let q2 = q0 + min(2, last) &* panelStride &* 4, q3 = q0 + min(3, last) &* panelStride &* 4
+        let b0 = UnsafeRawPointer(bias), b1 = b0 + min(1, last) &* 64
+        let b2 = b0 + min(2, last) &* 64, b3 = b0 + min(3, last) &* 64
+        var acc00 = b0.loadUnaligned(as: V.self), acc01 = b0.loadUnaligned(fromByteOffset: 32, as: V.self)
+        var acc10 = b1.loadUnaligned(as: V.self), acc11 = b1.loadUnaligned(fromByteOffset: 32, as: V.self)
+        var acc20 = b2.loadUnaligned(as: V.self), acc21 = b2.loadUnaligned(fromByteOffset: 32, as: V.self)
+        var acc30 = b3.loadUnaligned(as: V.self), acc31 = b3.loadUnaligned(fromByteOffset: 32, as: V.self)
+        var o = 0
+        for i in 0..<depth {
+            let v = V(repeating: a[Int(indices[i])])
+            acc00 = acc00.addingProduct(v, q0.loadUnaligned(fromByteOffset: o, as: V.self))
+            acc01 = acc01.addingProduct(v, q0.loadUnaligned(fromByteOffset: o &+ 32, as: V.self))
+            acc10 = acc10.addingProduct(v, q1.loadUnaligned(fromByteOffset: o, as: V.self))
+            acc11 = acc11.addingProduct(v, q1.loadUnaligned(fromByteOffset: o &+ 32, as: V.self))
+            acc20 = acc20.addingProduct(v, q2.loadUnaligned(fromByteOffset: o, as: V.self))
+            acc21 = acc21.addingProduct(v, q2.loadUnaligned(fromByteOffset: o &+ 32, as: V.self))
+            acc30 = acc30.addingProduct(v, q3.loadUnaligned(fromByteOffset: o, as: V.self))
+            acc31 = acc31.addingProduct(v, q3.loadUnaligned(fromByteOffset: o &+ 32, as: V.self))
+            o &+= 64
+        }
+        withUnsafeTemporaryAllocation(of: V.self, capacity: 8) { tile in
+            let t = tile.baseAddress!
+            t[0] = acc00; t[1] = acc01; t[2] = acc10; t[3] = acc11
+            t[4] = acc20; t[5] = acc21; t[6] = acc30; t[7] = acc31
+            let lower = V(repeating: bounds[0]), upper = V(repeating: bounds[1])
+            let clamps = bounds[0] > -Float.infinity || bounds[1] < Float.infinity
+            for q in 0..<panels {
+                var y0 = t[2 &* q], y1 = t[2 &* q &+ 1]
+                if clamps { y0 = clampLanes(y0, lower, upper); y1 = clampLanes(y1, lower, upper) }
+                let dst = UnsafeMutableRawPointer(c + q &* 16)
+                let n = min(16, columns &- q &* 16)
+                if n == 16 {
+                    dst.storeBytes(of: y0, as: V.self)
+                    dst.storeBytes(of: y1, toByteOffset: 32, as: V.self)
+                    continue
+                }
+                var j = 0, v = y0
+                if n >= 8 { dst.storeBytes(of: y0, as: V.self); j = 8; v = y1 }
+                while j < n { dst.storeBytes(of: v[j & 7], toByteOffset: j &* 4, as: Float.self); j &+= 1 }
+            }
+        }
+    }
 }

@@ -3,7 +3,8 @@ import Testing
 
 /// The AVX2 tile's left half (``GEMMTile6x16/runHalf``) writes the bits the whole 6 × 16 tile writes for a
 /// panel with 1–8 live columns, at every row count, with and without a clamp (bounds of ±infinity skip the
-/// clamp: the same bits, NaN included), and nothing past `columns` or `rows`.
+/// clamp: the same bits, NaN included), and nothing past `columns` or `rows`; so does its one-row kernel over
+/// four panels (``GEMMTile6x16/runRow``), which ``PackedGEMM`` runs only on panels with the same live entries.
 @Suite struct GEMMTile6x16Tests {
     @Test func halfTileGivesTheWholeTilesBits() {
         guard GEMMTile.fma6x16.isSupported else { return }
@@ -36,6 +37,80 @@ import Testing
                             "rows \(rows) columns \(columns): wrote outside the block")
                     #expect(whole[0].isNaN, "the NaN input did not reach row 0")
                 }
+            }
+        }
+    }
+
+    @Test func rowKernelGivesTheTilesBits() {
+        guard GEMMTile.fma6x16.isSupported else { return }
+        var rng = SeededRandom(seed: 617)
+        let depth = 23, stride = depth * 16
+        var a = rng.array(40)
+        a[5] = .nan   // depth index 5: a NaN reaches every output, clamped or not
+        let panels = rng.array(4 * stride), bias = rng.array(4 * 16)
+        let indices = (0..<depth).map { Int32($0 + $0 / 7) }   // ascending, with gaps, below a.count
+        for count in 1...4 {
+            for lastColumns in [1, 7, 8, 9, 15, 16] {
+                let columns = (count - 1) * 16 + lastColumns
+                for bounds: [Float] in [[-.infinity, .infinity], [-0.5, 0.25], [0, .infinity]] {
+                    var tile = [Float](repeating: -7, count: 70), row = tile
+                    panels.withUnsafeBufferPointer { w in
+                        bias.withUnsafeBufferPointer { b in
+                            tile.withUnsafeMutableBufferPointer { t in
+                                for q in 0..<count {
+                                    GEMMTile6x16.run(a: a, lda: 0, rows: 1, panel: w.baseAddress! + q * stride, indices: indices,
+                                                     depth: depth, bias: b.baseAddress! + q * 16, c: t.baseAddress! + q * 16, ldc: 0,
+                                                     columns: min(16, columns - q * 16), bounds: bounds)
+                                }
+                            }
+                        }
+                    }
+                    GEMMTile6x16.runRow(a: a, panel: panels, panelStride: stride, panels: count, indices: indices, depth: depth,
+                                        bias: bias, c: &row, columns: columns, bounds: bounds)
+                    expectBitIdentical(row, tile, "panels \(count) columns \(columns) bounds \(bounds)")
+                    #expect(row.enumerated().allSatisfy { i, v in i < columns || v == -7 }, "panels \(count) columns \(columns): wrote past them")
+                }
+            }
+        }
+    }
+
+    /// ``PackedGEMM`` runs a block's single leftover row through ``GEMMTile6x16/runRow`` against runs of panels with
+    /// the same live entries; panels whose entries differ (a pruned layer) are never grouped. Either way every row
+    /// gets the bits the tile gives it.
+    @Test func leftoverRowGetsTheTilesBits() {
+        guard GEMMTile.fma6x16.isSupported else { return }
+        var rng = SeededRandom(seed: 618)
+        for (m, n, k) in [(1, 1404, 19), (7, 72, 11), (13, 40, 16), (49, 100, 24)] {
+            for pruned in [false, true] {
+                let a = rng.array(m * k), bias = rng.array(n)
+                var w = rng.array(n * k)
+                // Pruned: panel 1 loses input channel 2 and panel 3 channels 0–1, so their live entries differ.
+                if pruned {
+                    for o in 16..<max(16, min(n, 32)) { w[o * k + 2] = 0 }
+                    for o in 48..<max(48, min(n, 64)) { w[o * k] = 0; w[o * k + 1] = 0 }
+                }
+                let packed = PackedGEMMWeights(weights: w, bias: bias, outputs: n, depth: k, tile: .fma6x16)
+                if pruned, n > 16 { #expect(packed.sameLiveRun[0] == 1, "m\(m) n\(n): panel 0 grouped with a pruned panel") }
+                if !pruned { #expect(packed.sameLiveRun[0] == packed.panelCount, "m\(m) n\(n): a dense layer's panels not all alike") }
+                var got = [Float](repeating: .nan, count: m * n)
+                PackedGEMM.run(a: a, lda: k, rows: 0..<m, weights: packed, c: &got, ldc: n, clamp: ClampBounds(min: -0.5, max: 0.25))
+                // Each row alone through the whole tile, panel by panel.
+                var want = [Float](repeating: .nan, count: m * n)
+                let bounds: [Float] = [-0.5, 0.25]
+                a.withUnsafeBufferPointer { x in
+                    want.withUnsafeMutableBufferPointer { out in
+                        for r in 0..<m {
+                            for p in 0..<packed.panelCount {
+                                let first = packed.panelStart[p], live = packed.panelStart[p + 1] - first
+                                GEMMTile6x16.run(a: x.baseAddress! + r * k, lda: k, rows: 1, panel: packed.values + first * 16,
+                                                 indices: packed.indices + first, depth: live, bias: packed.bias + p * 16,
+                                                 c: out.baseAddress! + r * n + p * 16, ldc: n, columns: min(16, n - p * 16),
+                                                 bounds: bounds)
+                            }
+                        }
+                    }
+                }
+                expectBitIdentical(got, want, "m\(m) n\(n) k\(k) pruned \(pruned)")
             }
         }
     }

@@ -5,7 +5,8 @@ template:
   depthwise row   Sources/BlazeKernels/DepthwiseRun8.swift           (AVX2, SIMD8, the whole file)
                   Sources/BlazeKernelsAVX512/DepthwiseTile16Run.swift (AVX-512, SIMD16: DepthwiseTile16.Run;
                                                                        the entry points stay in DepthwiseTile16.swift)
-  GEMM tile       Sources/BlazeKernels/GEMMTile6x16.swift            (AVX2, 6 rows x 2 SIMD8, and runHalf)
+  GEMM tile       Sources/BlazeKernels/GEMMTile6x16.swift            (AVX2, 6 rows x 2 SIMD8, runHalf, and
+                                                                       runRow: one row x 4 panels)
                   Sources/BlazeKernelsAVX512/GEMMTile8x32.swift      (AVX-512, 8 rows x 2 SIMD16, runHalf and
                                                                        the narrower cuts: runPair(Half), runThreeQuarters, runQuarter)
 
@@ -21,8 +22,9 @@ paths; what differs is a parameter here, each with its reason:
     whose bounds are ±infinity; storing a whole tile straight from registers measured 2–4 % slower
     whole networks on Zen 3; the AVX-512 tile stores from registers), and the narrower cuts: both
     tiles have a half-width `runHalf` (6 x 8, 8 x 16), only the AVX-512 tile row pairs and 24- and
-    8-column cuts. BlazeKernelsAVX512 has no `static let`s
-    (MAINTENANCE.md), so only the AVX2 tile states its size as constants.
+    8-column cuts, and only the AVX2 tile a one-row kernel over four panels (`runRow`, measured on Zen
+    3; not yet on an AVX-512 host). BlazeKernelsAVX512 has no `static let`s (MAINTENANCE.md), so only
+    the AVX2 tile states its size as constants.
 
 Usage: Tools/codegen/generate_kernel_twins.py           rewrite all four files
        Tools/codegen/generate_kernel_twins.py --check   exit 1 if any file differs from what this writes (CI)
@@ -612,6 +614,58 @@ def gemm_function(name, R, W, avx512, half, second=None, stride=None):
     return L
 
 
+def gemm_row_function(P, W):
+    """One row of the left operand against up to `P` consecutive panels that share their live depth
+    entries (`runRow`, the AVX2 tile only): 2·P accumulators, each the same chain as the tile's."""
+    L = ['static func runRow(a: UnsafePointer<Float>, panel: UnsafePointer<Float>, panelStride: Int, panels: Int,',
+         '                   indices: UnsafePointer<Int32>, depth: Int, bias: UnsafePointer<Float>,',
+         '                   c: UnsafeMutablePointer<Float>, columns: Int, bounds: UnsafePointer<Float>) {',
+         '    typealias V = SIMD%d<Float>' % W,
+         '    let last = panels &- 1']
+    # Panels past `panels` repeat the last one (their results are not stored), as the tile repeats its last row.
+    ptrs = ['q0 = UnsafeRawPointer(panel)'] + ['q%d = q0 + min(%d, last) &* panelStride &* 4' % (q, q) for q in range(1, P)]
+    for i in range(0, P, 2):
+        L.append('    let ' + ', '.join(ptrs[i:i + 2]))
+    bias_ptrs = ['b0 = UnsafeRawPointer(bias)'] + ['b%d = b0 + min(%d, last) &* %d' % (q, q, 8 * W) for q in range(1, P)]
+    for i in range(0, P, 2):
+        L.append('    let ' + ', '.join(bias_ptrs[i:i + 2]))
+    for q in range(P):
+        L.append('    var acc%d0 = b%d.loadUnaligned(as: V.self), acc%d1 = b%d.loadUnaligned(fromByteOffset: %d, as: V.self)'
+                 % (q, q, q, q, 4 * W))
+    L += ['    var o = 0',
+          '    for i in 0..<depth {',
+          '        let v = V(repeating: a[Int(indices[i])])']
+    for q in range(P):
+        L.append('        acc%d0 = acc%d0.addingProduct(v, q%d.loadUnaligned(fromByteOffset: o, as: V.self))' % (q, q, q))
+        L.append('        acc%d1 = acc%d1.addingProduct(v, q%d.loadUnaligned(fromByteOffset: o &+ %d, as: V.self))' % (q, q, q, 4 * W))
+    L += ['        o &+= %d' % (8 * W),
+          '    }',
+          '    withUnsafeTemporaryAllocation(of: V.self, capacity: %d) { tile in' % (2 * P),
+          '        let t = tile.baseAddress!']
+    t = ['t[%d] = acc%d%d' % (2 * q + h, q, h) for q in range(P) for h in range(2)]
+    for i in range(0, len(t), 4):
+        L.append('        ' + '; '.join(t[i:i + 4]))
+    L += ['        let lower = V(repeating: bounds[0]), upper = V(repeating: bounds[1])',
+          '        let clamps = bounds[0] > -Float.infinity || bounds[1] < Float.infinity',
+          '        for q in 0..<panels {',
+          '            var y0 = t[2 &* q], y1 = t[2 &* q &+ 1]',
+          '            if clamps { y0 = clampLanes(y0, lower, upper); y1 = clampLanes(y1, lower, upper) }',
+          '            let dst = UnsafeMutableRawPointer(c + q &* %d)' % (2 * W),
+          '            let n = min(%d, columns &- q &* %d)' % (2 * W, 2 * W),
+          '            if n == %d {' % (2 * W),
+          '                dst.storeBytes(of: y0, as: V.self)',
+          '                dst.storeBytes(of: y1, toByteOffset: %d, as: V.self)' % (4 * W),
+          '                continue',
+          '            }',
+          '            var j = 0, v = y0',
+          '            if n >= %d { dst.storeBytes(of: y0, as: V.self); j = %d; v = y1 }' % (W, W),
+          '            while j < n { dst.storeBytes(of: v[j & %d], toByteOffset: j &* 4, as: Float.self); j &+= 1 }' % (W - 1),
+          '        }',
+          '    }',
+          '}']
+    return L
+
+
 GEMM_AVX2_DOC = '''\
 /// The AVX2 register tile of the packed GEMM: 6 rows × 16 columns, twelve `SIMD8<Float>`
 /// accumulators (with the 2 panel vectors and a broadcast, 15 of the 16 ymm registers).
@@ -631,6 +685,15 @@ GEMM_AVX2_HALF_DOC = '''\
 /// 40 or 88 outputs): six accumulators, and only the low 8 floats of each 16-wide panel row and of the
 /// bias are read. Each output is the same chain of fused multiply-adds in the same order as in the full
 /// tile, so results are bit-identical; the full tile would spend half its multiply-adds on zero padding.'''
+
+GEMM_AVX2_ROW_DOC = '''\
+/// One row against up to four consecutive panels whose live depth entries are the same (`panelStride`
+/// floats apart; `columns` live columns over all of them, the last panel's possibly fewer than 16): a
+/// block's leftover rows, and a convolution of one output pixel. Eight accumulators keep the
+/// multiply-adds as busy as the tile's twelve, where the whole tile computes six rows for one
+/// (a 7 × 7 map's 49 pixels cost 54 rows in it; a 3 × 3 convolution to one pixel, 6 rows of work
+/// on every panel). Each output is the tile's chain: the bias, one fused multiply-add per live entry in
+/// order, the clamp, so results are bit-identical.'''
 
 GEMM_AVX512_DOC = '''\
 /// The AVX-512 register tile of the packed GEMM: 8 rows × 32 columns, sixteen `SIMD16<Float>`
@@ -719,6 +782,9 @@ def gemm(avx512):
     L.append('')
     L += [indent(GEMM_AVX2_HALF_DOC, 4)]
     L += ['    ' + l for l in gemm_function('runHalf', 6, 8, False, True)]
+    L.append('')
+    L += [indent(GEMM_AVX2_ROW_DOC, 4)]
+    L += ['    ' + l for l in gemm_row_function(4, 8)]
     return header('BlazeKernelsAVX512/GEMMTile8x32.swift') + '\n' + '\n'.join(L) + '\n}\n'
 
 
