@@ -34,9 +34,9 @@ public final class WorkerPool: @unchecked Sendable {
         precondition(threadCount >= 1, "WorkerPool needs at least one thread")
         self.threadCount = threadCount
         state = PoolState(workers: threadCount - 1)
-        for _ in 0..<(threadCount - 1) {
+        for slot in 1..<threadCount {
             let s = state
-            startDetachedThread(stackSize: 1 << 20) { s.workerLoop() }
+            startDetachedThread(stackSize: 1 << 20) { s.workerLoop(slot: slot) }
         }
     }
 
@@ -44,9 +44,22 @@ public final class WorkerPool: @unchecked Sendable {
 
     /// Calls `body(i)` for every `i` in `0..<count`, spread over the pool's threads; returns when all are done.
     public func parallelFor(_ count: Int, _ body: (Int) -> Void) {
+        parallelFor(items: count) { i, _ in body(i) }
+    }
+
+    /// Calls `body(item, thread)` for every `item` in `0..<count`, spread over the pool's threads; returns when
+    /// all are done. `thread` (0 for the caller, below ``threadCount``) is unique among the calls running at
+    /// one time, so it can index per-thread scratch.
+    ///
+    /// Each thread is dealt a contiguous run of the items, which it takes in order; a thread that finishes its
+    /// run takes the others' remaining items from their ends. A thread the machine slows down (a virtual CPU
+    /// sharing its core) hands its last items to the others instead of holding up the loop: on the 2-core
+    /// AMD EPYC VM of Benchmarks/RESULTS.md the second core ran 1.5× slower for stretches of tens of runs,
+    /// and the caller then waited a third of each run for it.
+    public func parallelFor(items count: Int, _ body: (_ item: Int, _ thread: Int) -> Void) {
         if count <= 0 { return }
         if threadCount == 1 || count == 1 || count >= PoolState.maxItems {
-            for i in 0..<count { body(i) }
+            for i in 0..<count { body(i, 0) }
             return
         }
         withoutActuallyEscaping(body) { job in state.run(count: count, job: job) }
@@ -71,21 +84,22 @@ public final class WorkerPool: @unchecked Sendable {
     }
 }
 
-/// The shared state of a pool. Work items are claimed one at a time through `ticket`, which packs the run's
-/// generation (20 bits), its item count and the next unclaimed index (22 bits each), by compare-and-swap:
-/// count and index come from one word, so a claim can never mix two runs. A worker
-/// that wakes late sees another generation (or no item left) and takes nothing, so a run ends as soon as
-/// its items are done — the caller never waits for a worker that the scheduler has not run yet (as on a
-/// busy machine, or with a video decoder on the other core). It waits only for items a worker is running.
-/// A worker reads `job` only after claiming an item of the current generation, which keeps the run (and
-/// so `job`) alive until that item is done.
+/// The shared state of a pool. Each thread's run of items is one word in `runs`, which packs the run's
+/// generation (20 bits) and the run's first and end index (22 bits each); items are claimed one at a time
+/// by compare-and-swap, by the owner from the front and by others from the back, so a claim can never mix
+/// two loops or take an item twice. A worker that wakes late sees another generation (or its run emptied by
+/// the others) and takes nothing, so a loop ends as soon as its items are done — the caller never waits for
+/// a worker that the scheduler has not run yet (as on a busy machine, or with a video decoder on the other
+/// core). It waits only for items a worker is running. A worker reads `job` only after claiming an item of
+/// the current generation, which keeps the loop (and so `job`) alive until that item is done.
 private final class PoolState: @unchecked Sendable {
     let workers: Int
     let generation = Atomic<Int>(0)
-    let ticket = Atomic<Int>(0)
+    /// One word per thread (the caller's first): generation, first and end index of its run of items.
+    let runs: UnsafeMutablePointer<Atomic<Int>>
     let completed = Atomic<Int>(0)
     let sleepers = Atomic<Int>(0)
-    var job: ((Int) -> Void)?
+    var job: ((Int, Int) -> Void)?
     var stopping = false
     var mutex = pthread_mutex_t()
     var condition = pthread_cond_t()
@@ -100,9 +114,16 @@ private final class PoolState: @unchecked Sendable {
 
     init(workers: Int) {
         self.workers = workers
+        runs = .allocate(capacity: workers + 1)
+        for t in 0...workers { (runs + t).initialize(to: Atomic(0)) }
         pthread_mutex_init(&mutex, nil)
         pthread_cond_init(&condition, nil)
         pthread_mutex_init(&idleMutex, nil)
+    }
+
+    deinit {
+        runs.deinitialize(count: workers + 1)
+        runs.deallocate()
     }
 
     func setIdleWork(_ work: (@Sendable () -> Bool)?) {
@@ -123,17 +144,21 @@ private final class PoolState: @unchecked Sendable {
         return idleWork?() ?? false
     }
 
-    /// Most items one run can have (the ticket's 22-bit fields); `WorkerPool` runs larger loops serially.
+    /// Most items one loop can have (the run words' 22-bit fields); `WorkerPool` runs larger loops serially.
     static let maxItems = 1 << 22
+    static let field = 0x3f_ffff
 
-    func run(count: Int, job: @escaping (Int) -> Void) {
+    func run(count: Int, job: @escaping (Int, Int) -> Void) {
         self.job = job
         completed.store(0, ordering: .relaxed)
         let g = generation.load(ordering: .relaxed) &+ 1
-        ticket.store((g & 0xf_ffff) << 44 | count << 22, ordering: .releasing)
+        let threads = workers + 1
+        for t in 0..<threads {
+            runs[t].store((g & 0xf_ffff) << 44 | (count * t / threads) << 22 | count * (t + 1) / threads, ordering: .releasing)
+        }
         generation.store(g, ordering: .sequentiallyConsistent)
         wakeSleepers()
-        drain()
+        drain(thread: 0, generation: g)
         var spins = 0
         while completed.load(ordering: .acquiring) != count {
             spins += 1
@@ -150,21 +175,32 @@ private final class PoolState: @unchecked Sendable {
         }
     }
 
-    /// Claims and runs items of the current generation until none is left.
-    private func drain() {
+    /// Claims an item of generation `g` from run `r`: its first (`front`) or its last; nil when none is left.
+    private func claim(run r: Int, generation g: Int, front: Bool) -> Int? {
         while true {
-            let t = ticket.load(ordering: .acquiring)
-            let index = t & 0x3f_ffff, count = (t >> 22) & 0x3f_ffff
-            if index >= count { return }
-            guard ticket.compareExchange(expected: t, desired: t &+ 1, ordering: .acquiringAndReleasing).exchanged else {
-                continue
+            let w = runs[r].load(ordering: .acquiring)
+            let first = (w >> 22) & Self.field, end = w & Self.field
+            if (w >> 44) & 0xf_ffff != g & 0xf_ffff || first >= end { return nil }
+            let next = front ? w &+ (1 << 22) : w &- 1
+            if runs[r].compareExchange(expected: w, desired: next, ordering: .acquiringAndReleasing).exchanged {
+                return front ? first : end - 1
             }
-            job!(index)
-            completed.wrappingAdd(1, ordering: .releasing)
         }
     }
 
-    func workerLoop() {
+    /// Runs this thread's items of generation `g` in order, then the others' from their ends, until none is left.
+    private func drain(thread: Int, generation g: Int) {
+        let threads = workers + 1
+        for k in 0..<threads {
+            let r = (thread + k) % threads
+            while let item = claim(run: r, generation: g, front: k == 0) {
+                job!(item, thread)
+                completed.wrappingAdd(1, ordering: .releasing)
+            }
+        }
+    }
+
+    func workerLoop(slot: Int) {
         var seen = 0
         while true {
             var spins = 0
@@ -192,7 +228,7 @@ private final class PoolState: @unchecked Sendable {
             }
             seen = g
             if stopping { return }
-            drain()
+            drain(thread: slot, generation: g)
         }
     }
 

@@ -126,9 +126,10 @@ public final class HolisticPipeline: TaskPipeline {
             // The face's two small networks gain little from a second thread (face detection 1.44 → 1.39 ms,
             // the mesh 1.98 → 1.87 ms in this host's rounds against LiteRT), so each runs on one thread beside
             // a hand: the detector before the left hand, the mesh after the right hand, from the region the
-            // detector's thread hands over. The handover cannot deadlock: `parallelFor` hands out item 0
-            // before item 1, so whichever thread waits in item 1 waits for an item already running, and item 0
-            // signals before anything in it can throw. The face's one-thread pool is never used by both threads
+            // detector's thread hands over. The handover cannot deadlock: `parallelFor` deals item 0 to the
+            // calling thread, which runs it first, and a thread takes another's item only once its own are
+            // done, so whichever thread waits in item 1 waits for an item running or about to run on a thread
+            // not waiting; and item 0 signals before anything in it can throw. The face's one-thread pool is never used by both threads
             // at once: the mesh starts after the detector has finished.
             let handover = DispatchSemaphore(value: 0)
             var region: Swift.Result<NormalizedRect?, any Error> = .success(nil)

@@ -199,6 +199,60 @@ import Testing
     }
 }
 
+/// `WorkerPool.parallelFor(items:_:)`: the thread a call gets is below the thread count and never shared
+/// by two calls running at once (steps index per-thread scratch with it); each thread takes its own run of
+/// items in order; and a thread held up in its first item has the rest of its run taken by the others.
+@Suite struct WorkerPoolItemTests {
+    @Test(arguments: [2, 3, 4])
+    func threadsAreUniqueAmongRunningCallsAndEveryItemRunsOnce(threads: Int) {
+        let pool = WorkerPool(threadCount: threads)
+        let inUse = UnsafeMutablePointer<Atomic<Int>>.allocate(capacity: threads)
+        for t in 0..<threads { (inUse + t).initialize(to: Atomic(0)) }
+        defer { inUse.deinitialize(count: threads); inUse.deallocate() }
+        for round in 0..<2000 {
+            let n = [2, 3, 5, 8, 13, 33][round % 6]
+            let hits = UnsafeMutablePointer<Atomic<Int>>.allocate(capacity: n)
+            for i in 0..<n { (hits + i).initialize(to: Atomic(0)) }
+            let bad = Atomic<Int>(0)
+            pool.parallelFor(items: n) { i, thread in
+                guard thread >= 0, thread < threads else { bad.wrappingAdd(1, ordering: .relaxed); return }
+                if inUse[thread].wrappingAdd(1, ordering: .acquiringAndReleasing).newValue != 1 { bad.wrappingAdd(1, ordering: .relaxed) }
+                hits[i].wrappingAdd(1, ordering: .relaxed)
+                for _ in 0..<(i % 3) * 200 { _ = inUse[thread].load(ordering: .relaxed) }
+                inUse[thread].wrappingSubtract(1, ordering: .acquiringAndReleasing)
+            }
+            let counts = (0..<n).map { hits[$0].load(ordering: .relaxed) }
+            hits.deinitialize(count: n)
+            hits.deallocate()
+            if bad.load(ordering: .relaxed) != 0 || counts.contains(where: { $0 != 1 }) {
+                Issue.record("round \(round), \(threads) threads: \(bad.load(ordering: .relaxed)) calls shared a thread or got one out of range; runs per item \(counts)")
+                return
+            }
+        }
+    }
+
+    @Test func aHeldUpThreadsItemsAreTakenByTheOthers() {
+        let pool = WorkerPool(threadCount: 2)
+        let n = 8
+        let done = Atomic<Int>(0)
+        var ranOn = [Int](repeating: -1, count: n)
+        ranOn.withUnsafeMutableBufferPointer { ranOn in
+            pool.parallelFor(items: n) { i, thread in
+                ranOn[i] = thread
+                // The caller's first item waits (up to 10 s) until the other seven are done: only the worker can
+                // do them, its own run (4..<8) first, then the caller's (1..<4) from the end.
+                if i == 0 {
+                    let deadline = DispatchTime.now().uptimeNanoseconds + 10_000_000_000
+                    while done.load(ordering: .acquiring) < n - 1, DispatchTime.now().uptimeNanoseconds < deadline { usleep(100) }
+                } else {
+                    done.wrappingAdd(1, ordering: .releasing)
+                }
+            }
+        }
+        #expect(ranOn == [0, 1, 1, 1, 1, 1, 1, 1], "the threads the items ran on")
+    }
+}
+
 /// `WorkerPool.setIdleWork`: what workers do between loops.
 @Suite struct WorkerPoolIdleWorkTests {
     /// Idle work runs on the workers, one call at a time, while loops keep running every index once; after

@@ -257,7 +257,13 @@ enum Conv2DOp: OpPlanner {
 
         func run(pool: WorkerPool) {
             if tasks == 1 { return runTask(0) }
-            pool.parallelFor(tasks) { t in runTask(t) }
+            let n = ParallelWork.items(tasks: tasks, threads: pool.threadCount)
+            guard n > tasks, !splitsOutputs else { return pool.parallelFor(tasks) { t in runTask(t) } }
+            // Pieces of the pixels in whole GEMM tiles (or of the rows); the thread, not the piece, picks the scratch.
+            let units = isRowSplit ? window.outputHeight : window.outputHeight * window.outputWidth
+            pool.parallelFor(items: n) { i, thread in
+                compute(share: partition(units, n, i, multipleOf: isRowSplit ? 1 : DepthwisePointwiseRegion.pieceTile), task: thread)
+            }
         }
 
         /// Task `t` of `tasks`: its share of the output pixels (rows for the narrow k×k kernel, output

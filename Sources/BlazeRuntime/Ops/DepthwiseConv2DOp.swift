@@ -34,7 +34,8 @@ enum DepthwiseConv2DOp: OpPlanner {
         let tasks: Int
 
         func run(pool: WorkerPool) {
-            pool.parallelFor(tasks) { t in compute(rows: partition(window.outputHeight, tasks, t)) }
+            let n = ParallelWork.items(tasks: tasks, threads: pool.threadCount)
+            pool.parallelFor(n) { i in compute(rows: partition(window.outputHeight, n, i)) }
         }
 
         /// Output pixels `pixels` (row-major), which may start and end inside a row; any split gives the same bits.

@@ -55,14 +55,18 @@ struct DepthwisePointwiseRegion: ExecutionStep {
     var kernelName: String { ((depthwise == nil ? [] : ["depthwise"]) + pointwise.map(\.kernelName)).joined(separator: "+") }
 
     func run(pool: WorkerPool) {
-        pool.parallelFor(tasks) { t in
-            // Pixels, not rows, in whole 8-pixel GEMM tiles: a 7×7 map splits 24 : 25, not 21 : 28.
-            let pixels = partition(height * width, tasks, t, multipleOf: Self.pixelTile)
+        let n = ParallelWork.items(tasks: tasks, threads: pool.threadCount)
+        pool.parallelFor(items: n) { i, thread in
+            // Pixels, not rows, in whole GEMM tiles: a 7×7 map splits 24 : 25, not 21 : 28. The thread, not the
+            // item, picks a step's scratch: items outnumber the tasks it has scratch for.
+            let pixels = partition(height * width, n, i, multipleOf: n == tasks ? Self.pixelTile : Self.pieceTile)
             depthwise?.compute(pixels: pixels)
-            for step in pointwise { step.compute(share: pixels, task: t) }
+            for step in pointwise { step.compute(share: pixels, task: thread) }
         }
     }
 
     /// Pixels a task's share is a multiple of: the rows of the AVX-512 GEMM tile.
     static let pixelTile = 8
+    /// Pixels a piece is a multiple of when the tasks are cut in pieces: whole tiles of both GEMM tiles (8 and 6 rows).
+    static let pieceTile = 24
 }
