@@ -137,3 +137,22 @@ func partition(_ count: Int, _ tasks: Int, _ task: Int, multipleOf multiple: Int
     }
     return boundary(task)..<boundary(task + 1)
 }
+
+/// Item `item` of `items` over `0..<count`, `items / tasks` pieces a task: task `item / (items / tasks)`'s part
+/// (``partition(_:_:_:multipleOf:)``), cut in pieces that halve toward its end (½, ¼, … of the part, the last two
+/// equal), so that the pieces a thread takes from another's end, the last ones run, are the smallest. Paired at 2
+/// threads against equal pieces: 0.979–0.996 over eight networks (face_detection_short_range once 1.024, then 0.984).
+func piece(_ count: Int, tasks: Int, items: Int, item: Int, multipleOf multiple: Int) -> Range<Int> {
+    let per = items / tasks
+    let part = partition(count, tasks, item / per, multipleOf: multiple)
+    if per == 1 { return part }
+    let j = item % per
+    func boundary(_ k: Int) -> Int {
+        if k == 0 { return part.lowerBound }
+        if k == per { return part.upperBound }
+        let n = part.count - part.count >> k
+        return part.lowerBound + min(part.count, (n + multiple / 2) / multiple * multiple)
+    }
+    return boundary(j)..<boundary(j + 1)
+}
+

@@ -72,4 +72,31 @@ import Testing
             }
         }
     }
+
+    /// A task's pieces cover its share once, in order, on multiples of 24 but at the share's end, each at most
+    /// about half of what is left of the share (the last two alike: four pieces are ½, ¼, ⅛, ⅛), so the last
+    /// pieces are the smallest.
+    @Test func piecesHalveTowardTheEndOfEachShare() {
+        #expect((0..<4).map { piece(196, tasks: 1, items: 4, item: $0, multipleOf: 1) } == [0..<98, 98..<147, 147..<172, 172..<196])
+        for count in [0, 1, 23, 49, 196, 785, 3136, 12544] {
+            for tasks in 1...3 {
+                for per in [1, 2, 4] {
+                    let items = tasks * per
+                    for t in 0..<tasks {
+                        let share = partition(count, tasks, t, multipleOf: 24)
+                        let pieces = (0..<per).map { piece(count, tasks: tasks, items: items, item: t * per + $0, multipleOf: 24) }
+                        #expect(pieces.first?.lowerBound == share.lowerBound && pieces.last?.upperBound == share.upperBound,
+                                "\(count) in \(tasks) × \(per), task \(t): \(pieces) against \(share)")
+                        for (a, b) in zip(pieces, pieces.dropFirst()) { #expect(a.upperBound == b.lowerBound && a.count >= 0) }
+                        for p in pieces.dropFirst() where p.lowerBound != share.upperBound {
+                            #expect((p.lowerBound - share.lowerBound) % 24 == 0, "\(count) in \(tasks) × \(per): \(pieces)")
+                        }
+                        if share.count >= 24 * 16, per > 2 {
+                            #expect(pieces[0].count >= pieces[per - 1].count * 2 - 24, "\(count) in \(tasks) × \(per): \(pieces)")
+                        }
+                    }
+                }
+            }
+        }
+    }
 }

@@ -262,7 +262,7 @@ enum Conv2DOp: OpPlanner {
             // Pieces of the pixels in whole GEMM tiles (or of the rows); the thread, not the piece, picks the scratch.
             let units = isRowSplit ? window.outputHeight : window.outputHeight * window.outputWidth
             pool.parallelFor(items: n) { i, thread in
-                compute(share: partition(units, n, i, multipleOf: isRowSplit ? 1 : DepthwisePointwiseRegion.pieceTile), task: thread)
+                compute(share: piece(units, tasks: tasks, items: n, item: i, multipleOf: isRowSplit ? 1 : DepthwisePointwiseRegion.pieceTile), task: thread)
             }
         }
 

@@ -35,7 +35,7 @@ enum DepthwiseConv2DOp: OpPlanner {
 
         func run(pool: WorkerPool) {
             let n = ParallelWork.items(tasks: tasks, threads: pool.threadCount)
-            pool.parallelFor(n) { i in compute(rows: partition(window.outputHeight, n, i)) }
+            pool.parallelFor(n) { i in compute(rows: piece(window.outputHeight, tasks: tasks, items: n, item: i, multipleOf: 1)) }
         }
 
         /// Output pixels `pixels` (row-major), which may start and end inside a row; any split gives the same bits.

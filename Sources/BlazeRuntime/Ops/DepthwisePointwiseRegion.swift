@@ -59,7 +59,7 @@ struct DepthwisePointwiseRegion: ExecutionStep {
         pool.parallelFor(items: n) { i, thread in
             // Pixels, not rows, in whole GEMM tiles: a 7×7 map splits 24 : 25, not 21 : 28. The thread, not the
             // item, picks a step's scratch: items outnumber the tasks it has scratch for.
-            let pixels = partition(height * width, n, i, multipleOf: n == tasks ? Self.pixelTile : Self.pieceTile)
+            let pixels = piece(height * width, tasks: tasks, items: n, item: i, multipleOf: n == tasks ? Self.pixelTile : Self.pieceTile)
             depthwise?.compute(pixels: pixels)
             for step in pointwise { step.compute(share: pixels, task: thread) }
         }
