@@ -44,7 +44,7 @@ import Testing
         let input = pseudoRandom(h * w * c, seed: 21, in: -1...1)
         for tile in GEMMTile.allCases.filter(\.isSupported) {
             var reference: [[Float]]?
-            for threads in [1, 2, 3] {
+            for threads in [1, 2, 3, 8] {
                 let session = try InferenceSession(model: model, options: RuntimeOptions(threadCount: threads, convolutionGEMM: .packed(tile)))
                 let steps = session.kernelNames.count
                 if threads == 1 || h < 24 { #expect(session.regionCount == steps) }

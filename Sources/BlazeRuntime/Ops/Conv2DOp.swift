@@ -259,10 +259,12 @@ enum Conv2DOp: OpPlanner {
             if tasks == 1 { return runTask(0) }
             let n = ParallelWork.items(tasks: tasks, threads: pool.threadCount)
             guard n > tasks, !splitsOutputs else { return pool.parallelFor(tasks) { t in runTask(t) } }
-            // Pieces of the pixels in whole GEMM tiles (or of the rows); the thread, not the piece, picks the scratch.
+            // Pieces of the pixels in whole GEMM tiles (or of the rows). Every thread has a task, so the thread, not
+            // the piece, picks the scratch.
             let units = isRowSplit ? window.outputHeight : window.outputHeight * window.outputWidth
+            let tile = isRowSplit ? 1 : DepthwisePointwiseRegion.pieceTile
             pool.parallelFor(items: n) { i, thread in
-                compute(share: piece(units, tasks: tasks, items: n, item: i, multipleOf: isRowSplit ? 1 : DepthwisePointwiseRegion.pieceTile), task: thread)
+                compute(share: piece(units, tasks: tasks, items: n, item: i, multipleOf: tile), task: thread)
             }
         }
 
@@ -329,6 +331,7 @@ enum Conv2DOp: OpPlanner {
         /// The kernel on output pixels `units` (output rows for the narrow k×k kernel), with task `task`'s
         /// scratch; no epilogue. With `panels` (the packed GEMM only), only those weight panels' output columns.
         func compute(units: Range<Int>, task t: Int, panels: Range<Int>? = nil) {
+            assert(t >= 0 && t < tasks, "Conv2DOp: scratch of task \(t) asked for, the step has \(tasks)")
             switch variant {
             case .directFewOutputs:
                 Conv2DKernel.directFewOutputs(input: input, weights: weights, bias: bias, output: output, window: window,

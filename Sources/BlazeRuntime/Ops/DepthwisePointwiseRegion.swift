@@ -57,11 +57,13 @@ struct DepthwisePointwiseRegion: ExecutionStep {
     func run(pool: WorkerPool) {
         let n = ParallelWork.items(tasks: tasks, threads: pool.threadCount)
         pool.parallelFor(items: n) { i, thread in
-            // Pixels, not rows, in whole GEMM tiles: a 7×7 map splits 24 : 25, not 21 : 28. The thread, not the
-            // item, picks a step's scratch: items outnumber the tasks it has scratch for.
-            let pixels = piece(height * width, tasks: tasks, items: n, item: i, multipleOf: n == tasks ? Self.pixelTile : Self.pieceTile)
+            // Pixels, not rows, in whole GEMM tiles: a 7×7 map splits 24 : 25, not 21 : 28.
+            let pixels = piece(height * width, tasks: tasks, items: n, item: i,
+                               multipleOf: n == tasks ? Self.pixelTile : Self.pieceTile)
             depthwise?.compute(pixels: pixels)
-            for step in pointwise { step.compute(share: pixels, task: thread) }
+            // A step has scratch for `tasks` tasks. Cut in pieces (then every thread has a task), the thread picks
+            // it; else the item does, as a pool of more threads than tasks may run an item on any of them.
+            for step in pointwise { step.compute(share: pixels, task: n == tasks ? i : thread) }
         }
     }
 
