@@ -144,20 +144,22 @@ enum GEMMTile6x16 {
             t[0] = acc00; t[1] = acc01; t[2] = acc10; t[3] = acc11
             t[4] = acc20; t[5] = acc21; t[6] = acc30; t[7] = acc31
             let lower = V(repeating: bounds[0]), upper = V(repeating: bounds[1])
+            // Bounds of ±infinity leave every value as it is (NaN too): such a tile skips the clamp.
             let clamps = bounds[0] > -Float.infinity || bounds[1] < Float.infinity
             for q in 0..<panels {
+                let n = min(16, columns &- q &* 16)
                 var y0 = t[2 &* q], y1 = t[2 &* q &+ 1]
                 if clamps { y0 = clampLanes(y0, lower, upper); y1 = clampLanes(y1, lower, upper) }
                 let dst = UnsafeMutableRawPointer(c + q &* 16)
-                let n = min(16, columns &- q &* 16)
                 if n == 16 {
                     dst.storeBytes(of: y0, as: V.self)
                     dst.storeBytes(of: y1, toByteOffset: 32, as: V.self)
-                    continue
+                } else {
+                    // Partial panel: a whole vector where 8 columns remain, then lane by lane.
+                    var j = 0, v = y0
+                    if n >= 8 { dst.storeBytes(of: y0, as: V.self); j = 8; v = y1 }
+                    while j < n { dst.storeBytes(of: v[j & 7], toByteOffset: j &* 4, as: Float.self); j &+= 1 }
                 }
-                var j = 0, v = y0
-                if n >= 8 { dst.storeBytes(of: y0, as: V.self); j = 8; v = y1 }
-                while j < n { dst.storeBytes(of: v[j & 7], toByteOffset: j &* 4, as: Float.self); j &+= 1 }
             }
         }
     }

@@ -117,6 +117,9 @@ enum ParallelWork {
         tasks > 1 && tasks == threads ? 4 * tasks : tasks
     }
 
+    /// Pixels a piece of pixels is a multiple of: whole tiles of both GEMM tiles (6 and 8 rows).
+    static let piecePixels = 24
+
     /// Below this much work a step runs on one thread: the handoff to another thread costs more than it saves
     /// (blaze-bench, 2 threads: hand_landmark_lite 3.27 ms at a 40 kFLOP threshold, 2.85 ms at 200 k, 3.03 ms at 1 M).
     static let minimumFlops = 200_000

@@ -504,21 +504,28 @@ def gemm_stack_epilogue(R, W, half=False):
               '        var j = 0',
               '        while j < columns { dst.storeBytes(of: y[j], toByteOffset: j &* 4, as: Float.self); j &+= 1 }']
     else:
-        L += ['        var y0 = t[2 &* r], y1 = t[2 &* r &+ 1]',
-              '        if clamps { y0 = clampLanes(y0, lower, upper); y1 = clampLanes(y1, lower, upper) }',
-              '        let dst = UnsafeMutableRawPointer(c + r &* ldc)',
-              '        if columns == %d {' % (2 * W),
-              '            dst.storeBytes(of: y0, as: V.self)',
-              '            dst.storeBytes(of: y1, toByteOffset: %d, as: V.self)' % (4 * W),
-              '        } else {',
-              '            // Partial panel: a whole vector where %d columns remain, then lane by lane.' % W,
-              '            var j = 0, v = y0',
-              '            if columns >= %d { dst.storeBytes(of: y0, as: V.self); j = %d; v = y1 }' % (W, W),
-              '            while j < columns { dst.storeBytes(of: v[j & %d], toByteOffset: j &* 4, as: Float.self); j &+= 1 }' % (W - 1),
-              '        }']
+        L += ['        ' + l for l in stack_store_pair('r', 'c + r &* ldc', 'columns', W)]
     L += ['    }',
           '}']
     return L
+
+
+def stack_store_pair(k, dst, columns, W):
+    """Clamp stack-tile vectors `2k` and `2k + 1` (one 2·W-wide panel row) and store `columns` of them at `dst`:
+    whole vectors for a whole panel, else a whole vector where W columns remain, then lane by lane. Shared by the
+    AVX2 tile's epilogue (a row) and `runRow`'s (a panel)."""
+    return ['var y0 = t[2 &* %s], y1 = t[2 &* %s &+ 1]' % (k, k),
+            'if clamps { y0 = clampLanes(y0, lower, upper); y1 = clampLanes(y1, lower, upper) }',
+            'let dst = UnsafeMutableRawPointer(%s)' % dst,
+            'if %s == %d {' % (columns, 2 * W),
+            '    dst.storeBytes(of: y0, as: V.self)',
+            '    dst.storeBytes(of: y1, toByteOffset: %d, as: V.self)' % (4 * W),
+            '} else {',
+            '    // Partial panel: a whole vector where %d columns remain, then lane by lane.' % W,
+            '    var j = 0, v = y0',
+            '    if %s >= %d { dst.storeBytes(of: y0, as: V.self); j = %d; v = y1 }' % (columns, W, W),
+            '    while j < %s { dst.storeBytes(of: v[j & %d], toByteOffset: j &* 4, as: Float.self); j &+= 1 }' % (columns, W - 1),
+            '}']
 
 
 def row_pair_switch(R, second_type):
@@ -646,21 +653,12 @@ def gemm_row_function(P, W):
     for i in range(0, len(t), 4):
         L.append('        ' + '; '.join(t[i:i + 4]))
     L += ['        let lower = V(repeating: bounds[0]), upper = V(repeating: bounds[1])',
+          '        // Bounds of ±infinity leave every value as it is (NaN too): such a tile skips the clamp.',
           '        let clamps = bounds[0] > -Float.infinity || bounds[1] < Float.infinity',
           '        for q in 0..<panels {',
-          '            var y0 = t[2 &* q], y1 = t[2 &* q &+ 1]',
-          '            if clamps { y0 = clampLanes(y0, lower, upper); y1 = clampLanes(y1, lower, upper) }',
-          '            let dst = UnsafeMutableRawPointer(c + q &* %d)' % (2 * W),
-          '            let n = min(%d, columns &- q &* %d)' % (2 * W, 2 * W),
-          '            if n == %d {' % (2 * W),
-          '                dst.storeBytes(of: y0, as: V.self)',
-          '                dst.storeBytes(of: y1, toByteOffset: %d, as: V.self)' % (4 * W),
-          '                continue',
-          '            }',
-          '            var j = 0, v = y0',
-          '            if n >= %d { dst.storeBytes(of: y0, as: V.self); j = %d; v = y1 }' % (W, W),
-          '            while j < n { dst.storeBytes(of: v[j & %d], toByteOffset: j &* 4, as: Float.self); j &+= 1 }' % (W - 1),
-          '        }',
+          '            let n = min(%d, columns &- q &* %d)' % (2 * W, 2 * W)]
+    L += ['            ' + l for l in stack_store_pair('q', 'c + q &* %d' % (2 * W), 'n', W)]
+    L += ['        }',
           '    }',
           '}']
     return L

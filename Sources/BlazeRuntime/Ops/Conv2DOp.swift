@@ -262,7 +262,7 @@ enum Conv2DOp: OpPlanner {
             // Pieces of the pixels in whole GEMM tiles (or of the rows). Every thread has a task, so the thread, not
             // the piece, picks the scratch.
             let units = isRowSplit ? window.outputHeight : window.outputHeight * window.outputWidth
-            let tile = isRowSplit ? 1 : DepthwisePointwiseRegion.pieceTile
+            let tile = isRowSplit ? 1 : ParallelWork.piecePixels
             pool.parallelFor(items: n) { i, thread in
                 compute(share: piece(units, tasks: tasks, items: n, item: i, multipleOf: tile), task: thread)
             }

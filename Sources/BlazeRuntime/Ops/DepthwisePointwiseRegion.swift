@@ -59,7 +59,7 @@ struct DepthwisePointwiseRegion: ExecutionStep {
         pool.parallelFor(items: n) { i, thread in
             // Pixels, not rows, in whole GEMM tiles: a 7×7 map splits 24 : 25, not 21 : 28.
             let pixels = piece(height * width, tasks: tasks, items: n, item: i,
-                               multipleOf: n == tasks ? Self.pixelTile : Self.pieceTile)
+                               multipleOf: n == tasks ? Self.pixelTile : ParallelWork.piecePixels)
             depthwise?.compute(pixels: pixels)
             // A step has scratch for `tasks` tasks. Cut in pieces (then every thread has a task), the thread picks
             // it; else the item does, as a pool of more threads than tasks may run an item on any of them.
@@ -69,6 +69,4 @@ struct DepthwisePointwiseRegion: ExecutionStep {
 
     /// Pixels a task's share is a multiple of: the rows of the AVX-512 GEMM tile.
     static let pixelTile = 8
-    /// Pixels a piece is a multiple of when the tasks are cut in pieces: whole tiles of both GEMM tiles (8 and 6 rows).
-    static let pieceTile = 24
 }
