@@ -106,6 +106,59 @@ enum GEMMTile6x16 {
         }
     }
 
+    /// ``runHalf(a:lda:rows:panel:indices:depth:bias:c:ldc:columns:bounds:)`` on twelve whole rows at once: twelve
+    /// accumulators, where six leave the multiply-adds waiting on each other (a multiply-add's result is ready four
+    /// cycles after it starts on Zen 3, and two start a cycle), and one call's fixed cost spread over twice the rows.
+    /// Each output is the same chain as in `runHalf` and the full tile, so results are bit-identical.
+    static func runHalfPair(a: UnsafePointer<Float>, lda: Int, panel: UnsafePointer<Float>,
+                            indices: UnsafePointer<Int32>, depth: Int, bias: UnsafePointer<Float>,
+                            c: UnsafeMutablePointer<Float>, ldc: Int, columns: Int, bounds: UnsafePointer<Float>) {
+        typealias V = SIMD8<Float>
+        let x0 = a, x1 = a + lda, x2 = a + 2 &* lda
+        let x3 = a + 3 &* lda, x4 = a + 4 &* lda, x5 = a + 5 &* lda
+        let six = 6 &* lda
+        let b0 = UnsafeRawPointer(bias).loadUnaligned(as: V.self)
+        var acc00 = b0, acc10 = b0, acc20 = b0, acc30 = b0, acc40 = b0, acc50 = b0
+        var acc60 = b0, acc70 = b0, acc80 = b0, acc90 = b0, acc100 = b0, acc110 = b0
+        var p = UnsafeRawPointer(panel)
+        for i in 0..<depth {
+            let k = Int(indices[i]), k6 = k &+ six
+            let w0 = p.loadUnaligned(as: V.self)
+            acc00 = acc00.addingProduct(V(repeating: x0[k]), w0)
+            acc10 = acc10.addingProduct(V(repeating: x1[k]), w0)
+            acc20 = acc20.addingProduct(V(repeating: x2[k]), w0)
+            acc30 = acc30.addingProduct(V(repeating: x3[k]), w0)
+            acc40 = acc40.addingProduct(V(repeating: x4[k]), w0)
+            acc50 = acc50.addingProduct(V(repeating: x5[k]), w0)
+            acc60 = acc60.addingProduct(V(repeating: x0[k6]), w0)
+            acc70 = acc70.addingProduct(V(repeating: x1[k6]), w0)
+            acc80 = acc80.addingProduct(V(repeating: x2[k6]), w0)
+            acc90 = acc90.addingProduct(V(repeating: x3[k6]), w0)
+            acc100 = acc100.addingProduct(V(repeating: x4[k6]), w0)
+            acc110 = acc110.addingProduct(V(repeating: x5[k6]), w0)
+            p += 64
+        }
+        let rows = 12
+        // The accumulators go to a stack tile first: keeping them in registers through a per-row
+        // switch made LLVM spill three of them inside the loop above.
+        withUnsafeTemporaryAllocation(of: V.self, capacity: 12) { tile in
+            let t = tile.baseAddress!
+            t[0] = acc00; t[1] = acc10; t[2] = acc20; t[3] = acc30; t[4] = acc40; t[5] = acc50
+            t[6] = acc60; t[7] = acc70; t[8] = acc80; t[9] = acc90; t[10] = acc100; t[11] = acc110
+            let lower = V(repeating: bounds[0]), upper = V(repeating: bounds[1])
+            // Bounds of ±infinity leave every value as it is (NaN too): such a tile skips the clamp.
+            let clamps = bounds[0] > -Float.infinity || bounds[1] < Float.infinity
+            for r in 0..<rows {
+                var y = t[r]
+                if clamps { y = clampLanes(y, lower, upper) }
+                let dst = UnsafeMutableRawPointer(c + r &* ldc)
+                if columns == 8 { dst.storeBytes(of: y, as: V.self); continue }
+                var j = 0
+                while j < columns { dst.storeBytes(of: y[j], toByteOffset: j &* 4, as: Float.self); j &+= 1 }
+            }
+        }
+    }
+
     /// One row against up to four consecutive panels whose live depth entries are the same (`panelStride`
     /// floats apart; `columns` live columns over all of them, the last panel's possibly fewer than 16): a
     /// block's leftover rows, and a convolution of one output pixel. Eight accumulators keep the

@@ -167,7 +167,7 @@ public enum PackedGEMM {
                     let columns = min(width, weights.outputs - p * width)
                     var r = start
                     while r < tiled {
-                        let n = min(tileRows, tiled - r)
+                        var n = min(tileRows, tiled - r)
                         let ar = a + r * lda, cr = c + r * ldc + p * width
                         switch tile {
                         case .avx512x8x32 where n < tileRows && n <= (columns <= 16 ? 2 : 6):
@@ -197,6 +197,13 @@ public enum PackedGEMM {
                         case .avx512x8x32:
                             GEMMTile8x32.run(a: ar, lda: lda, rows: n, panel: panel, indices: idx, depth: live, bias: bias,
                                              c: cr, ldc: ldc, columns: columns, bounds: bounds)
+                        case .fma6x16 where columns <= 8 && tiled - r >= 2 * tileRows:
+                            // Twelve rows at once (GEMMTile6x16.runHalfPair): paired on Zen 3, pose_landmark_lite
+                            // 0.977–0.984 at 1 thread and 0.970 at 2, pose_landmark_full 0.990–0.995; its 256 × 256,
+                            // 8 → 8 segmentation convolutions then measure faster on the GEMM than on the narrow kernel.
+                            GEMMTile6x16.runHalfPair(a: ar, lda: lda, panel: panel, indices: idx, depth: live, bias: bias,
+                                                     c: cr, ldc: ldc, columns: columns, bounds: bounds)
+                            n = 2 * tileRows
                         case .fma6x16 where columns <= 8:
                             GEMMTile6x16.runHalf(a: ar, lda: lda, rows: n, panel: panel, indices: idx, depth: live, bias: bias,
                                                  c: cr, ldc: ldc, columns: columns, bounds: bounds)

@@ -4,7 +4,8 @@ import Testing
 /// The AVX2 tile's left half (``GEMMTile6x16/runHalf``) writes the bits the whole 6 × 16 tile writes for a
 /// panel with 1–8 live columns, at every row count, with and without a clamp (bounds of ±infinity skip the
 /// clamp: the same bits, NaN included), and nothing past `columns` or `rows`; so does its one-row kernel over
-/// four panels (``GEMMTile6x16/runRow``), which ``PackedGEMM`` runs only on panels with the same live entries.
+/// four panels (``GEMMTile6x16/runRow``), which ``PackedGEMM`` runs only on panels with the same live entries, and its
+/// twelve-row half (``GEMMTile6x16/runHalfPair``).
 @Suite struct GEMMTile6x16Tests {
     @Test func halfTileGivesTheWholeTilesBits() {
         guard GEMMTile.fma6x16.isSupported else { return }
@@ -37,6 +38,37 @@ import Testing
                             "rows \(rows) columns \(columns): wrote outside the block")
                     #expect(whole[0].isNaN, "the NaN input did not reach row 0")
                 }
+            }
+        }
+    }
+
+    /// ``GEMMTile6x16/runHalfPair`` on twelve rows writes what two calls of ``GEMMTile6x16/runHalf`` on six write,
+    /// with a NaN in the second six rows, and nothing past `columns`.
+    @Test func halfPairGivesTheHalfTilesBits() {
+        guard GEMMTile.fma6x16.isSupported else { return }
+        var rng = SeededRandom(seed: 619)
+        let depth = 21, lda = 31, ldc = 11
+        var a = rng.array(12 * lda)
+        a[7 * lda + 4] = .nan   // row 7, depth index 4: the second group of six rows reads through its own index
+        let panel = rng.array(depth * 16), bias = rng.array(16)
+        let indices = (0..<depth).map { Int32($0 + $0 / 8) }   // ascending, with gaps, below lda
+        for columns in 1...8 {
+            for bounds: [Float] in [[-.infinity, .infinity], [-0.5, 0.25], [0, .infinity]] {
+                var pair = [Float](repeating: -7, count: 12 * ldc), halves = pair
+                GEMMTile6x16.runHalfPair(a: a, lda: lda, panel: panel, indices: indices, depth: depth, bias: bias,
+                                         c: &pair, ldc: ldc, columns: columns, bounds: bounds)
+                a.withUnsafeBufferPointer { x in
+                    halves.withUnsafeMutableBufferPointer { out in
+                        for g in 0..<2 {
+                            GEMMTile6x16.runHalf(a: x.baseAddress! + 6 * g * lda, lda: lda, rows: 6, panel: panel, indices: indices,
+                                                 depth: depth, bias: bias, c: out.baseAddress! + 6 * g * ldc, ldc: ldc,
+                                                 columns: columns, bounds: bounds)
+                        }
+                    }
+                }
+                expectBitIdentical(pair, halves, "columns \(columns) bounds \(bounds)")
+                #expect(pair[7 * ldc].isNaN, "the NaN input did not reach row 7")
+                #expect(pair.enumerated().allSatisfy { i, v in i % ldc < columns || v == -7 }, "columns \(columns): wrote past them")
             }
         }
     }
@@ -80,7 +112,8 @@ import Testing
     @Test func leftoverRowGetsTheTilesBits() {
         guard GEMMTile.fma6x16.isSupported else { return }
         var rng = SeededRandom(seed: 618)
-        for (m, n, k) in [(1, 1404, 19), (7, 72, 11), (13, 40, 16), (49, 100, 24)] {
+        // (61, 8, 8) and (100, 24, 9): half panels, twelve rows at a time and the rest six or one at a time.
+        for (m, n, k) in [(1, 1404, 19), (7, 72, 11), (13, 40, 16), (49, 100, 24), (61, 8, 8), (100, 24, 9)] {
             for pruned in [false, true] {
                 let a = rng.array(m * k), bias = rng.array(n)
                 var w = rng.array(n * k)

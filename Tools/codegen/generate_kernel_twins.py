@@ -5,8 +5,8 @@ template:
   depthwise row   Sources/BlazeKernels/DepthwiseRun8.swift           (AVX2, SIMD8, the whole file)
                   Sources/BlazeKernelsAVX512/DepthwiseTile16Run.swift (AVX-512, SIMD16: DepthwiseTile16.Run;
                                                                        the entry points stay in DepthwiseTile16.swift)
-  GEMM tile       Sources/BlazeKernels/GEMMTile6x16.swift            (AVX2, 6 rows x 2 SIMD8, runHalf, and
-                                                                       runRow: one row x 4 panels)
+  GEMM tile       Sources/BlazeKernels/GEMMTile6x16.swift            (AVX2, 6 rows x 2 SIMD8, runHalf, runHalfPair:
+                                                                       12 rows x 1 SIMD8, and runRow: one row x 4 panels)
                   Sources/BlazeKernelsAVX512/GEMMTile8x32.swift      (AVX-512, 8 rows x 2 SIMD16, runHalf and
                                                                        the narrower cuts: runPair(Half), runThreeQuarters, runQuarter)
 
@@ -22,8 +22,9 @@ paths; what differs is a parameter here, each with its reason:
     whose bounds are ±infinity; storing a whole tile straight from registers measured 2–4 % slower
     whole networks on Zen 3; the AVX-512 tile stores from registers), and the narrower cuts: both
     tiles have a half-width `runHalf` (6 x 8, 8 x 16), only the AVX-512 tile row pairs and 24- and
-    8-column cuts, and only the AVX2 tile a one-row kernel over four panels (`runRow`, measured on Zen
-    3; not yet on an AVX-512 host). BlazeKernelsAVX512 has no `static let`s (MAINTENANCE.md), so only
+    8-column cuts, and only the AVX2 tile a one-row kernel over four panels (`runRow`) and a twelve-row
+    half (`runHalfPair`: six accumulators leave its multiply-adds waiting on each other), both measured on
+    Zen 3, not yet on an AVX-512 host. BlazeKernelsAVX512 has no `static let`s (MAINTENANCE.md), so only
     the AVX2 tile states its size as constants.
 
 Usage: Tools/codegen/generate_kernel_twins.py           rewrite all four files
@@ -621,6 +622,36 @@ def gemm_function(name, R, W, avx512, half, second=None, stride=None):
     return L
 
 
+def gemm_half_pair_function(W):
+    """Twelve whole rows against a panel's left half (`runHalfPair`, the AVX2 tile only): two groups of six
+    rows, the second `6·lda` floats past the first, read through one more index instead of six more row
+    pointers (x86-64 has too few general registers for twelve). Each output is `runHalf`'s chain."""
+    R = 12
+    L = ['static func runHalfPair(a: UnsafePointer<Float>, lda: Int, panel: UnsafePointer<Float>,',
+         '                        indices: UnsafePointer<Int32>, depth: Int, bias: UnsafePointer<Float>,',
+         '                        c: UnsafeMutablePointer<Float>, ldc: Int, columns: Int, bounds: UnsafePointer<Float>) {',
+         '    typealias V = SIMD%d<Float>' % W,
+         '    let x0 = a, x1 = a + lda, x2 = a + 2 &* lda',
+         '    let x3 = a + 3 &* lda, x4 = a + 4 &* lda, x5 = a + 5 &* lda',
+         '    let six = 6 &* lda',
+         '    let b0 = UnsafeRawPointer(bias).loadUnaligned(as: V.self)']
+    accs = ['acc%d0 = b0' % r for r in range(R)]
+    for i in range(0, R, 6):
+        L.append('    var ' + ', '.join(accs[i:i + 6]))
+    L += ['    var p = UnsafeRawPointer(panel)',
+          '    for i in 0..<depth {',
+          '        let k = Int(indices[i]), k6 = k &+ six',
+          '        let w0 = p.loadUnaligned(as: V.self)']
+    for r in range(R):
+        L.append('        acc%d0 = acc%d0.addingProduct(V(repeating: x%d[%s]), w0)' % (r, r, r % 6, 'k' if r < 6 else 'k6'))
+    L += ['        p += %d' % (8 * W),
+          '    }',
+          '    let rows = %d' % R]
+    L += ['    ' + l for l in gemm_stack_epilogue(R, W, half=True)]
+    L.append('}')
+    return L
+
+
 def gemm_row_function(P, W):
     """One row of the left operand against up to `P` consecutive panels that share their live depth
     entries (`runRow`, the AVX2 tile only): 2·P accumulators, each the same chain as the tile's."""
@@ -683,6 +714,12 @@ GEMM_AVX2_HALF_DOC = '''\
 /// 40 or 88 outputs): six accumulators, and only the low 8 floats of each 16-wide panel row and of the
 /// bias are read. Each output is the same chain of fused multiply-adds in the same order as in the full
 /// tile, so results are bit-identical; the full tile would spend half its multiply-adds on zero padding.'''
+
+GEMM_AVX2_HALF_PAIR_DOC = '''\
+/// ``runHalf(a:lda:rows:panel:indices:depth:bias:c:ldc:columns:bounds:)`` on twelve whole rows at once: twelve
+/// accumulators, where six leave the multiply-adds waiting on each other (a multiply-add's result is ready four
+/// cycles after it starts on Zen 3, and two start a cycle), and one call's fixed cost spread over twice the rows.
+/// Each output is the same chain as in `runHalf` and the full tile, so results are bit-identical.'''
 
 GEMM_AVX2_ROW_DOC = '''\
 /// One row against up to four consecutive panels whose live depth entries are the same (`panelStride`
@@ -780,6 +817,9 @@ def gemm(avx512):
     L.append('')
     L += [indent(GEMM_AVX2_HALF_DOC, 4)]
     L += ['    ' + l for l in gemm_function('runHalf', 6, 8, False, True)]
+    L.append('')
+    L += [indent(GEMM_AVX2_HALF_PAIR_DOC, 4)]
+    L += ['    ' + l for l in gemm_half_pair_function(8)]
     L.append('')
     L += [indent(GEMM_AVX2_ROW_DOC, 4)]
     L += ['    ' + l for l in gemm_row_function(4, 8)]
