@@ -2,7 +2,8 @@ import BlazeKernels
 import BlazeModelFormat
 
 /// `fully_connected`: `x · Wᵀ + b`, GEMV for one row. Threads split the output columns in groups of four,
-/// OpenBLAS's column block, so each column is computed as in one call (the same bits at any thread count).
+/// OpenBLAS's column block, so each column is computed as in one call (the same bits at any thread count); a row
+/// too long for OpenBLAS to keep a call on the calling thread runs as one call, which OpenBLAS threads itself.
 enum FullyConnectedOp: OpPlanner {
     static let kind = OpKind.fullyConnected
 
@@ -19,11 +20,14 @@ enum FullyConnectedOp: OpPlanner {
         }
         // A row short enough for OpenBLAS's calling-thread blocks (see `LayoutKernel.singleThreadedColumns`) is
         // split between threads as a streaming GEMV: weighted by `gemvFlopWeight` against the convolutions' rate.
+        // A longer row stays one call on one task whatever its work: OpenBLAS then threads the call itself, and how it
+        // cuts the columns depends on how many a call has, so a share of them could get other last bits (2400 → 40
+        // on two tasks did, now and then, once 192 kFLOP passed `ParallelWork.minimumFlops`).
         let streams = LayoutKernel.singleThreadedColumns(rows: m, inFeatures: k) != .max
-        let work = 2 * m * n * k * (streams ? gemvFlopWeight : 1)
+        let tasks = streams ? b.taskCount(flops: 2 * m * n * k * gemvFlopWeight, units: n / 16) : 1
         return Step(input: try b.activation(0), weights: try b.constant(1, count: n * k, role: "weight"),
                     bias: try b.constant(2, count: n, role: "bias"), output: b.outputs[0], rows: m, inFeatures: k,
-                    outFeatures: n, clamp: try b.clamp(), tasks: b.taskCount(flops: work, units: n / 16))
+                    outFeatures: n, clamp: try b.clamp(), tasks: tasks)
     }
 
     /// A one-row product streams its weights once and runs at about an eighth of a convolution's rate here
