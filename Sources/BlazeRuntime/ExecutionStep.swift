@@ -121,8 +121,11 @@ enum ParallelWork {
     static let piecePixels = 24
 
     /// Below this much work a step runs on one thread: the handoff to another thread costs more than it saves
-    /// (blaze-bench, 2 threads: hand_landmark_lite 3.27 ms at a 40 kFLOP threshold, 2.85 ms at 200 k, 3.03 ms at 1 M).
-    static let minimumFlops = 200_000
+    /// (blaze-bench, 2 threads, with one item a task: hand_landmark_lite 3.27 ms at a 40 kFLOP threshold, 2.85 ms at
+    /// 200 k, 3.03 ms at 1 M). With the pool's runs and pieces a handoff costs less: paired at 2 threads on the AMD
+    /// EPYC VM, 100 k against 200 k, face_detection_short_range 0.974–0.988, face_landmark 0.969–1.000, hand_recrop
+    /// 0.973–0.996 (four sets each), the larger networks 0.993–1.013; 400 k was worse (hand_recrop 1.086).
+    static let minimumFlops = 100_000
 }
 
 /// The `task`-th of `tasks` near-equal parts of `0..<count`.
