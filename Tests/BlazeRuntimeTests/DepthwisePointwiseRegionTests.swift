@@ -1,6 +1,7 @@
 import BlazeKernels
 import BlazeModelFormat
 @testable import BlazeRuntime
+import Synchronization
 import Testing
 
 /// A depthwise convolution and the 1×1 convolutions after it, each reading the one before, run as one
@@ -94,6 +95,39 @@ import Testing
                         if share.count >= 24 * 16, per > 2 {
                             #expect(pieces[0].count >= pieces[per - 1].count * 2 - 24, "\(count) in \(tasks) × \(per): \(pieces)")
                         }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The element-wise, pooling, pad, resize and depthwise steps' pieces (``WorkerPool/forEachPiece(of:tasks:multipleOf:_:)``,
+    /// ``WorkerPool/forEachVectorPiece(of:tasks:_:)``) cover every index once, on pools of more, as many and fewer threads
+    /// than tasks; vector pieces start on whole vectors, and the tail of fewer than eight floats is covered too.
+    @Test func stepPiecesCoverEveryIndexOnce() {
+        for threads in [1, 2, 3] {
+            let pool = WorkerPool(threadCount: threads)
+            for count in [0, 1, 7, 8, 9, 63, 256, 1001, 12544] {
+                for tasks in 1...3 {
+                    for vectors in [false, true] {
+                        let hits = UnsafeMutablePointer<Int>.allocate(capacity: max(count, 1))
+                        hits.initialize(repeating: 0, count: max(count, 1))
+                        let starts = UnsafeMutablePointer<Int>.allocate(capacity: 64)
+                        starts.initialize(repeating: 0, count: 64)
+                        let pieces = Mutex(0)
+                        let mark: (Range<Int>) -> Void = { r in
+                            for i in r { hits[i] += 1 }
+                            let k = pieces.withLock { n in n += 1; return n - 1 }
+                            starts[k] = r.lowerBound
+                        }
+                        if vectors { pool.forEachVectorPiece(of: count, tasks: tasks, mark) } else { pool.forEachPiece(of: count, tasks: tasks, mark) }
+                        #expect((0..<count).allSatisfy { hits[$0] == 1 }, "\(count) on \(tasks) tasks, \(threads) threads, vectors \(vectors)")
+                        if vectors {
+                            let n = pieces.withLock { $0 }
+                            #expect((0..<n).allSatisfy { starts[$0] % 8 == 0 }, "\(count) on \(tasks) tasks: a piece starts inside a vector")
+                        }
+                        hits.deallocate()
+                        starts.deallocate()
                     }
                 }
             }

@@ -32,9 +32,7 @@ struct BinaryElementwiseStep: ExecutionStep {
     let tasks: Int
 
     func run(pool: WorkerPool) {
-        pool.parallelFor(tasks) { t in
-            let r = partition(count / 8, tasks, t)
-            let range = (r.lowerBound * 8)..<(t == tasks - 1 ? count : r.upperBound * 8)
+        pool.forEachVectorPiece(of: count, tasks: tasks) { range in
             switch operation {
             case .add: ElementwiseKernel.add(a, b, output, range: range, clamp: clamp)
             case .mul(let scalar): ElementwiseKernel.mul(a, b, scalar: scalar, output, range: range, clamp: clamp)

@@ -34,8 +34,7 @@ enum DepthwiseConv2DOp: OpPlanner {
         let tasks: Int
 
         func run(pool: WorkerPool) {
-            let n = ParallelWork.items(tasks: tasks, threads: pool.threadCount)
-            pool.parallelFor(n) { i in compute(rows: piece(window.outputHeight, tasks: tasks, items: n, item: i, multipleOf: 1)) }
+            pool.forEachPiece(of: window.outputHeight, tasks: tasks) { rows in compute(rows: rows) }
         }
 
         /// Output pixels `pixels` (row-major), which may start and end inside a row; any split gives the same bits.

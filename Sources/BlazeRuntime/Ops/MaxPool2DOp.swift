@@ -26,9 +26,8 @@ enum MaxPool2DOp: OpPlanner {
         let tasks: Int
 
         func run(pool: WorkerPool) {
-            pool.parallelFor(tasks) { t in
-                MaxPoolKernel.direct(input: input, output: output, window: window, channels: channels, clamp: clamp,
-                                     rows: partition(window.outputHeight, tasks, t))
+            pool.forEachPiece(of: window.outputHeight, tasks: tasks) { rows in
+                MaxPoolKernel.direct(input: input, output: output, window: window, channels: channels, clamp: clamp, rows: rows)
             }
         }
     }

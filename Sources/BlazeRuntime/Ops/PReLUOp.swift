@@ -21,8 +21,8 @@ enum PReLUOp: OpPlanner {
         let pixels: Int, channels: Int, tasks: Int
 
         func run(pool: WorkerPool) {
-            pool.parallelFor(tasks) { t in
-                ElementwiseKernel.prelu(input, alpha: alpha, output, pixels: partition(pixels, tasks, t), channels: channels)
+            pool.forEachPiece(of: pixels, tasks: tasks) { share in
+                ElementwiseKernel.prelu(input, alpha: alpha, output, pixels: share, channels: channels)
             }
         }
     }

@@ -28,8 +28,8 @@ enum PadOp: OpPlanner {
         let rows: Int, tasks: Int
 
         func run(pool: WorkerPool) {
-            pool.parallelFor(tasks) { t in
-                LayoutKernel.pad(input: input, inputShape: shape, pads: pads, output: output, rows: partition(rows, tasks, t))
+            pool.forEachPiece(of: rows, tasks: tasks) { share in
+                LayoutKernel.pad(input: input, inputShape: shape, pads: pads, output: output, rows: share)
             }
         }
     }

@@ -19,9 +19,8 @@ enum ReluOp: OpPlanner {
         let count: Int, tasks: Int
 
         func run(pool: WorkerPool) {
-            pool.parallelFor(tasks) { t in
-                let r = partition(count / 8, tasks, t)
-                ElementwiseKernel.relu(input, output, range: (r.lowerBound * 8)..<(t == tasks - 1 ? count : r.upperBound * 8))
+            pool.forEachVectorPiece(of: count, tasks: tasks) { range in
+                ElementwiseKernel.relu(input, output, range: range)
             }
         }
     }

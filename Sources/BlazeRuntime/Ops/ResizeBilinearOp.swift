@@ -29,9 +29,9 @@ enum ResizeBilinearOp: OpPlanner {
         let tasks: Int
 
         func run(pool: WorkerPool) {
-            pool.parallelFor(tasks) { t in
+            pool.forEachPiece(of: rows.lower.count, tasks: tasks) { outputRows in
                 ResizeBilinearKernel.direct(input: input, output: output, inputWidth: inputWidth, channels: channels,
-                                            rows: rows, columns: columns, outputRows: partition(rows.lower.count, tasks, t))
+                                            rows: rows, columns: columns, outputRows: outputRows)
             }
         }
     }
