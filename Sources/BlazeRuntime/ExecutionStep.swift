@@ -135,15 +135,15 @@ extension WorkerPool {
     /// max-pool, pad and resize steps split this way; paired at 2 threads on the AMD EPYC VM against one piece a task
     /// for all but the depthwise step: pose_landmark_full 0.991–0.992, pose_landmark_lite 0.989–0.998,
     /// palm_detection_lite 0.991–0.997, face_landmark 0.992–0.993, palm_detection_full and face_detection 0.999–1.006.
-    func forEachPiece(of count: Int, tasks: Int, multipleOf multiple: Int = 1, _ body: (Range<Int>) -> Void) {
+    func forEachPiece(of count: Int, tasks: Int, _ body: (Range<Int>) -> Void) {
         let n = ParallelWork.items(tasks: tasks, threads: threadCount)
         parallelFor(n) { i in
-            let r = piece(count, tasks: tasks, items: n, item: i, multipleOf: multiple)
+            let r = piece(count, tasks: tasks, items: n, item: i, multipleOf: 1)
             if !r.isEmpty { body(r) }
         }
     }
 
-    /// ``forEachPiece(of:tasks:multipleOf:_:)`` over `count` floats in whole 8-float vectors, the last item taking the
+    /// ``forEachPiece(of:tasks:_:)`` over `count` floats in whole 8-float vectors, the last item taking the
     /// tail of fewer than eight.
     func forEachVectorPiece(of count: Int, tasks: Int, _ body: (Range<Int>) -> Void) {
         let vectors = count / 8

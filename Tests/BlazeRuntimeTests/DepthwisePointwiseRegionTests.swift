@@ -100,7 +100,7 @@ import Testing
         }
     }
 
-    /// The element-wise, pooling, pad, resize and depthwise steps' pieces (``WorkerPool/forEachPiece(of:tasks:multipleOf:_:)``,
+    /// The element-wise, pooling, pad, resize and depthwise steps' pieces (``WorkerPool/forEachPiece(of:tasks:_:)``,
     /// ``WorkerPool/forEachVectorPiece(of:tasks:_:)``) cover every index once, on pools of more, as many and fewer threads
     /// than tasks; vector pieces start on whole vectors, and the tail of fewer than eight floats is covered too.
     @Test func stepPiecesCoverEveryIndexOnce() {
