@@ -436,22 +436,34 @@ def depthwise(avx512):
 # ---------------------------------------------------------------------------------------------------
 # GEMM: the packed GEMM's register tile, R rows × 2 vectors of W floats.
 
-def gemm_loop(R, W, half, second=None, stride=None):
+def gemm_loop(R, W, half, second=None, stride=None, groups=1):
     """Row pointers, accumulators from the bias, and the multiply-add loop: for each depth entry
     and row, one broadcast and one fused multiply-add per vector, rows in order. `half`: only the
     panel's (and bias's) first vector (`runHalf`); the panel stays 2·W floats a row. `second`: the
     width of the second vector when it is narrower than `W` (type `H`; the 8 × 24 cut), and
-    `stride`: the panel row in floats when it is not 2·W (the 8-wide cut of a 32-wide panel)."""
+    `stride`: the panel row in floats when it is not 2·W (the 8-wide cut of a 32-wide panel).
+    `groups` 2 (`half` only, `runHalfPair`): all `R` rows are whole, and the second `R / 2` are read
+    through the first group's pointers and one more index, `R / 2 · lda` further, since x86-64 has too
+    few general registers for a pointer a row."""
+    assert groups == 1 or (groups == 2 and half and R == 12)
+    G = R // groups
     stride = stride or 2 * W
     L = []
-    L.append('let last = rows &- 1')
-    rows = ['x0 = a'] + ['x%d = a + min(%d, last) &* lda' % (r, r) for r in range(1, R)]
-    for i in range(0, R, 3):
+    if groups == 1:
+        L.append('let last = rows &- 1')
+        rows = ['x0 = a'] + ['x%d = a + min(%d, last) &* lda' % (r, r) for r in range(1, R)]
+    else:
+        rows = ['x0 = a', 'x1 = a + lda'] + ['x%d = a + %d &* lda' % (r, r) for r in range(2, G)]
+    for i in range(0, G, 3):
         L.append('let ' + ', '.join(rows[i:i + 3]))
+    if groups == 2:
+        L.append('let six = 6 &* lda')
     second_type = 'H' if second else 'V'
     if half:
         L.append('let b0 = UnsafeRawPointer(bias).loadUnaligned(as: V.self)')
-        L.append('var ' + ', '.join('acc%d0 = b0' % r for r in range(R)))
+        accs = ['acc%d0 = b0' % r for r in range(R)]
+        for i in range(0, R, G):
+            L.append('var ' + ', '.join(accs[i:i + G]))
     else:
         L.append('let braw = UnsafeRawPointer(bias)')
         L.append('let b0 = braw.loadUnaligned(as: V.self), b1 = braw.loadUnaligned(fromByteOffset: %d, as: %s.self)'
@@ -461,11 +473,11 @@ def gemm_loop(R, W, half, second=None, stride=None):
             L.append('var ' + ', '.join(accs[i:i + R]))
     L.append('var p = UnsafeRawPointer(panel)')
     L.append('for i in 0..<depth {')
-    L.append('    let k = Int(indices[i])')
+    L.append('    let k = Int(indices[i])' + (', k6 = k &+ six' if groups == 2 else ''))
     if half:
         L.append('    let w0 = p.loadUnaligned(as: V.self)')
         for r in range(R):
-            L.append('    acc%d0 = acc%d0.addingProduct(V(repeating: x%d[k]), w0)' % (r, r, r))
+            L.append('    acc%d0 = acc%d0.addingProduct(V(repeating: x%d[%s]), w0)' % (r, r, r % G, 'k' if r < G else 'k6'))
     elif second:
         L.append('    let w0 = p.loadUnaligned(as: V.self), w1 = p.loadUnaligned(fromByteOffset: %d, as: H.self)' % (4 * W))
         for r in range(R):
@@ -623,31 +635,15 @@ def gemm_function(name, R, W, avx512, half, second=None, stride=None):
 
 
 def gemm_half_pair_function(W):
-    """Twelve whole rows against a panel's left half (`runHalfPair`, the AVX2 tile only): two groups of six
-    rows, the second `6·lda` floats past the first, read through one more index instead of six more row
-    pointers (x86-64 has too few general registers for twelve). Each output is `runHalf`'s chain."""
-    R = 12
+    """Twelve whole rows against a panel's left half (`runHalfPair`, the AVX2 tile only): `runHalf`'s loop in
+    two groups of six rows (`gemm_loop`'s `groups`), its epilogue for twelve. Each output is `runHalf`'s chain."""
     L = ['static func runHalfPair(a: UnsafePointer<Float>, lda: Int, panel: UnsafePointer<Float>,',
          '                        indices: UnsafePointer<Int32>, depth: Int, bias: UnsafePointer<Float>,',
          '                        c: UnsafeMutablePointer<Float>, ldc: Int, columns: Int, bounds: UnsafePointer<Float>) {',
-         '    typealias V = SIMD%d<Float>' % W,
-         '    let x0 = a, x1 = a + lda, x2 = a + 2 &* lda',
-         '    let x3 = a + 3 &* lda, x4 = a + 4 &* lda, x5 = a + 5 &* lda',
-         '    let six = 6 &* lda',
-         '    let b0 = UnsafeRawPointer(bias).loadUnaligned(as: V.self)']
-    accs = ['acc%d0 = b0' % r for r in range(R)]
-    for i in range(0, R, 6):
-        L.append('    var ' + ', '.join(accs[i:i + 6]))
-    L += ['    var p = UnsafeRawPointer(panel)',
-          '    for i in 0..<depth {',
-          '        let k = Int(indices[i]), k6 = k &+ six',
-          '        let w0 = p.loadUnaligned(as: V.self)']
-    for r in range(R):
-        L.append('        acc%d0 = acc%d0.addingProduct(V(repeating: x%d[%s]), w0)' % (r, r, r % 6, 'k' if r < 6 else 'k6'))
-    L += ['        p += %d' % (8 * W),
-          '    }',
-          '    let rows = %d' % R]
-    L += ['    ' + l for l in gemm_stack_epilogue(R, W, half=True)]
+         '    typealias V = SIMD%d<Float>' % W]
+    L += ['    ' + l for l in gemm_loop(12, W, True, groups=2)]
+    L.append('    let rows = 12')
+    L += ['    ' + l for l in gemm_stack_epilogue(12, W, half=True)]
     L.append('}')
     return L
 
