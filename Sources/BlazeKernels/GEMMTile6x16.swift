@@ -35,6 +35,21 @@ enum GEMMTile6x16 {
             v = V(repeating: x5[k]); acc50 = acc50.addingProduct(v, w0); acc51 = acc51.addingProduct(v, w1)
             p += 64
         }
+        // A tile of whole rows and columns: clamped and stored from registers (see clampRow). Partial tiles take
+        // the stack tile below.
+        if rows == 6 && columns == 16 {
+            typealias Row = SIMD16<Float>
+            let lower = Row(repeating: bounds[0]), upper = Row(repeating: bounds[1])
+            var o = UnsafeMutableRawPointer(c)
+            let rowBytes = ldc &* 4
+            o.storeBytes(of: clampRow(acc00, acc01, lower, upper), as: Row.self); o += rowBytes
+            o.storeBytes(of: clampRow(acc10, acc11, lower, upper), as: Row.self); o += rowBytes
+            o.storeBytes(of: clampRow(acc20, acc21, lower, upper), as: Row.self); o += rowBytes
+            o.storeBytes(of: clampRow(acc30, acc31, lower, upper), as: Row.self); o += rowBytes
+            o.storeBytes(of: clampRow(acc40, acc41, lower, upper), as: Row.self); o += rowBytes
+            o.storeBytes(of: clampRow(acc50, acc51, lower, upper), as: Row.self)
+            return
+        }
         // The accumulators go to a stack tile first: keeping them in registers through a per-row
         // switch made LLVM spill three of them inside the loop above.
         withUnsafeTemporaryAllocation(of: V.self, capacity: 12) { tile in
@@ -137,6 +152,33 @@ enum GEMMTile6x16 {
             acc100 = acc100.addingProduct(V(repeating: x4[k6]), w0)
             acc110 = acc110.addingProduct(V(repeating: x5[k6]), w0)
             p += 64
+        }
+        // A tile of whole rows and columns: clamped and stored from registers (see clampRow). Partial tiles take
+        // the stack tile below.
+        if columns == 8 {
+            typealias Row = SIMD16<Float>
+            let lower = Row(repeating: bounds[0]), upper = Row(repeating: bounds[1])
+            var o = UnsafeMutableRawPointer(c)
+            let rowBytes = ldc &* 4
+            let y0 = clampRow(acc00, acc10, lower, upper)
+            o.storeBytes(of: y0.lowHalf, as: V.self); o += rowBytes
+            o.storeBytes(of: y0.highHalf, as: V.self); o += rowBytes
+            let y2 = clampRow(acc20, acc30, lower, upper)
+            o.storeBytes(of: y2.lowHalf, as: V.self); o += rowBytes
+            o.storeBytes(of: y2.highHalf, as: V.self); o += rowBytes
+            let y4 = clampRow(acc40, acc50, lower, upper)
+            o.storeBytes(of: y4.lowHalf, as: V.self); o += rowBytes
+            o.storeBytes(of: y4.highHalf, as: V.self); o += rowBytes
+            let y6 = clampRow(acc60, acc70, lower, upper)
+            o.storeBytes(of: y6.lowHalf, as: V.self); o += rowBytes
+            o.storeBytes(of: y6.highHalf, as: V.self); o += rowBytes
+            let y8 = clampRow(acc80, acc90, lower, upper)
+            o.storeBytes(of: y8.lowHalf, as: V.self); o += rowBytes
+            o.storeBytes(of: y8.highHalf, as: V.self); o += rowBytes
+            let y10 = clampRow(acc100, acc110, lower, upper)
+            o.storeBytes(of: y10.lowHalf, as: V.self); o += rowBytes
+            o.storeBytes(of: y10.highHalf, as: V.self)
+            return
         }
         let rows = 12
         // The accumulators go to a stack tile first: keeping them in registers through a per-row

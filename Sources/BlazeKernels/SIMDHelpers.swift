@@ -8,6 +8,14 @@ func clampLanes(_ v: SIMD8<Float>, _ lo: SIMD8<Float>, _ hi: SIMD8<Float>) -> SI
     return r.replacing(with: hi, where: r .> hi)
 }
 
+/// ``clampLanes(_:_:_:)`` on two vectors at once, as one 16-float row.
+@inline(__always)
+func clampRow(_ l: SIMD8<Float>, _ h: SIMD8<Float>, _ lo: SIMD16<Float>, _ hi: SIMD16<Float>) -> SIMD16<Float> {
+    let v = SIMD16(lowHalf: l, highHalf: h)
+    let r = v.replacing(with: lo, where: v .< lo)
+    return r.replacing(with: hi, where: r .> hi)
+}
+
 /// ``clampLanes(_:_:_:)`` on one value, with the same answers (`-0` stays `-0` at a bound of 0).
 @inline(__always)
 func clampLane(_ v: Float, _ lo: Float, _ hi: Float) -> Float {

@@ -17,10 +17,12 @@ paths; what differs is a parameter here, each with its reason:
   depthwise: only the AVX2 run has the stride-2 tap walk and channel-block pairs (with 16 ymm registers
     they measured faster; the AVX-512 run keeps the column walk, which 32 zmm registers hold); the AVX2
     run's multiply-add is `mulAdd` (unfused in a BLAZEKIT_PORTABLE build, like the rest of BlazeKernels).
-  GEMM: rows per tile (6 vs 8), the store epilogue (the AVX2 tile's 12 accumulators leave no register
-    to keep them live through a per-row switch, so they go through a stack tile, and it skips a clamp
-    whose bounds are ±infinity; storing a whole tile straight from registers measured 2–4 % slower
-    whole networks on Zen 3; the AVX-512 tile stores from registers), and the narrower cuts: both
+  GEMM: rows per tile (6 vs 8), the store epilogue (the AVX-512 tile stores from registers; the AVX2
+    tile and its twelve-row half do so for a tile of whole rows and columns, clamping 16 floats at a time
+    so that LLVM inlines every store (`gemm_whole_tile_rows`; paired on Zen 3, 0.95–0.97 on the pose and
+    hand landmark networks), and send partial tiles through a stack tile, since the 12 accumulators leave
+    no register to keep them live through a per-row switch; that path skips a clamp whose bounds are
+    ±infinity), and the narrower cuts: both
     tiles have a half-width `runHalf` (6 x 8, 8 x 16), only the AVX-512 tile row pairs and 24- and
     8-column cuts, and only the AVX2 tile a one-row kernel over four panels (`runRow`) and a twelve-row
     half (`runHalfPair`: six accumulators leave its multiply-adds waiting on each other), both measured on
@@ -494,8 +496,8 @@ def gemm_loop(R, W, half, second=None, stride=None, groups=1):
 
 
 def gemm_stack_epilogue(R, W, half=False):
-    """Clamp and store through a stack tile (the AVX2 tile: its accumulators, the two panel vectors
-    and the broadcast take 15 of the 16 ymm registers; kept in registers through a per-row switch,
+    """Clamp and store through a stack tile (the AVX2 tile's partial tiles: its accumulators, the two panel
+    vectors and the broadcast take 15 of the 16 ymm registers; kept in registers through a per-row switch,
     LLVM spilled three of them inside the loop). `half`: one vector a row (`runHalf`)."""
     V = 1 if half else 2
     t = ['t[%d] = acc%d%d' % (V * r + h, r, h) for r in range(R) for h in range(V)]
@@ -520,6 +522,32 @@ def gemm_stack_epilogue(R, W, half=False):
         L += ['        ' + l for l in stack_store_pair('r', 'c + r &* ldc', 'columns', W)]
     L += ['    }',
           '}']
+    return L
+
+
+def gemm_whole_tile_rows(R, W, half=False):
+    """The AVX2 tiles' path for a tile of whole rows and columns: the accumulators clamped and stored straight from
+    registers, clamped 2·W floats at a time (`clampRow`): a row's two vectors, or with `half` (`runHalfPair`) two
+    rows' one vector each. Clamping vector by vector, LLVM stopped inlining the stores after about ten and left the
+    rest as calls (each clamp adds a per-lane loop to the function until LLVM turns it into `vmaxps`/`vminps`)."""
+    L = ['// A tile of whole rows and columns: clamped and stored from registers (see clampRow). Partial tiles take',
+         '// the stack tile below.',
+         'if %scolumns == %d {' % ('' if half else 'rows == %d && ' % R, W if half else 2 * W),
+         '    typealias Row = SIMD%d<Float>' % (2 * W),
+         '    let lower = Row(repeating: bounds[0]), upper = Row(repeating: bounds[1])',
+         '    var o = UnsafeMutableRawPointer(c)',
+         '    let rowBytes = ldc &* 4']
+    if half:
+        for r in range(0, R, 2):
+            last = r + 2 == R
+            L.append('    let y%d = clampRow(acc%d0, acc%d0, lower, upper)' % (r, r, r + 1))
+            L.append('    o.storeBytes(of: y%d.lowHalf, as: V.self); o += rowBytes' % r)
+            L.append('    o.storeBytes(of: y%d.highHalf, as: V.self)%s' % (r, '' if last else '; o += rowBytes'))
+    else:
+        for r in range(R):
+            L.append('    o.storeBytes(of: clampRow(acc%d0, acc%d1, lower, upper), as: Row.self)%s'
+                     % (r, r, '; o += rowBytes' if r < R - 1 else ''))
+    L += ['    return', '}']
     return L
 
 
@@ -628,7 +656,7 @@ def gemm_function(name, R, W, avx512, half, second=None, stride=None):
     if avx512:
         epilogue = gemm_register_epilogue(R, W, half, second)
     else:
-        epilogue = gemm_stack_epilogue(R, W, half)
+        epilogue = ([] if half else gemm_whole_tile_rows(R, W)) + gemm_stack_epilogue(R, W, half)
     L += ['    ' + l for l in epilogue]
     L.append('}')
     return L
@@ -642,6 +670,7 @@ def gemm_half_pair_function(W):
          '                        c: UnsafeMutablePointer<Float>, ldc: Int, columns: Int, bounds: UnsafePointer<Float>) {',
          '    typealias V = SIMD%d<Float>' % W]
     L += ['    ' + l for l in gemm_loop(12, W, True, groups=2)]
+    L += ['    ' + l for l in gemm_whole_tile_rows(12, W, half=True)]
     L.append('    let rows = 12')
     L += ['    ' + l for l in gemm_stack_epilogue(12, W, half=True)]
     L.append('}')
