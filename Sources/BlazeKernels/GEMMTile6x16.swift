@@ -35,21 +35,6 @@ enum GEMMTile6x16 {
             v = V(repeating: x5[k]); acc50 = acc50.addingProduct(v, w0); acc51 = acc51.addingProduct(v, w1)
             p += 64
         }
-        // A tile of whole rows and columns: clamped and stored from registers (see clampRow). Partial tiles take
-        // the stack tile below.
-        if rows == 6 && columns == 16 {
-            typealias Row = SIMD16<Float>
-            let lower = Row(repeating: bounds[0]), upper = Row(repeating: bounds[1])
-            var o = UnsafeMutableRawPointer(c)
-            let rowBytes = ldc &* 4
-            o.storeBytes(of: clampRow(acc00, acc01, lower, upper), as: Row.self); o += rowBytes
-            o.storeBytes(of: clampRow(acc10, acc11, lower, upper), as: Row.self); o += rowBytes
-            o.storeBytes(of: clampRow(acc20, acc21, lower, upper), as: Row.self); o += rowBytes
-            o.storeBytes(of: clampRow(acc30, acc31, lower, upper), as: Row.self); o += rowBytes
-            o.storeBytes(of: clampRow(acc40, acc41, lower, upper), as: Row.self); o += rowBytes
-            o.storeBytes(of: clampRow(acc50, acc51, lower, upper), as: Row.self)
-            return
-        }
         // The accumulators go to a stack tile first: keeping them in registers through a per-row
         // switch made LLVM spill three of them inside the loop above.
         withUnsafeTemporaryAllocation(of: V.self, capacity: 12) { tile in
@@ -73,6 +58,111 @@ enum GEMMTile6x16 {
                     while j < columns { dst.storeBytes(of: v[j & 7], toByteOffset: j &* 4, as: Float.self); j &+= 1 }
                 }
             }
+        }
+    }
+
+    /// ``run(a:lda:rows:panel:indices:depth:bias:c:ldc:columns:bounds:)`` on `tiles` whole 6 × 16 tiles, one below the
+    /// other (`a` and `c` move down six rows a tile), in one call: at a small depth (16 or 24 entries, the
+    /// high-resolution 1×1 convolutions) a call's fixed cost was a quarter of the tile's work. Each output is the
+    /// same chain as in `run`, so results are bit-identical.
+    static func runTiles(a: UnsafePointer<Float>, lda: Int, tiles: Int, panel: UnsafePointer<Float>,
+                         indices: UnsafePointer<Int32>, depth: Int, bias: UnsafePointer<Float>,
+                         c: UnsafeMutablePointer<Float>, ldc: Int, bounds: UnsafePointer<Float>) {
+        typealias V = SIMD8<Float>
+        var x0 = a, x1 = a + lda, x2 = a + 2 &* lda
+        var x3 = a + 3 &* lda, x4 = a + 4 &* lda, x5 = a + 5 &* lda
+        let step = 6 &* lda
+        var c = c
+        for _ in 0..<tiles {
+            let braw = UnsafeRawPointer(bias)
+            let b0 = braw.loadUnaligned(as: V.self), b1 = braw.loadUnaligned(fromByteOffset: 32, as: V.self)
+            var acc00 = b0, acc01 = b1, acc10 = b0, acc11 = b1, acc20 = b0, acc21 = b1
+            var acc30 = b0, acc31 = b1, acc40 = b0, acc41 = b1, acc50 = b0, acc51 = b1
+            var p = UnsafeRawPointer(panel)
+            for i in 0..<depth {
+                let k = Int(indices[i])
+                let w0 = p.loadUnaligned(as: V.self), w1 = p.loadUnaligned(fromByteOffset: 32, as: V.self)
+                var v = V(repeating: x0[k]); acc00 = acc00.addingProduct(v, w0); acc01 = acc01.addingProduct(v, w1)
+                v = V(repeating: x1[k]); acc10 = acc10.addingProduct(v, w0); acc11 = acc11.addingProduct(v, w1)
+                v = V(repeating: x2[k]); acc20 = acc20.addingProduct(v, w0); acc21 = acc21.addingProduct(v, w1)
+                v = V(repeating: x3[k]); acc30 = acc30.addingProduct(v, w0); acc31 = acc31.addingProduct(v, w1)
+                v = V(repeating: x4[k]); acc40 = acc40.addingProduct(v, w0); acc41 = acc41.addingProduct(v, w1)
+                v = V(repeating: x5[k]); acc50 = acc50.addingProduct(v, w0); acc51 = acc51.addingProduct(v, w1)
+                p += 64
+            }
+            typealias Row = SIMD16<Float>
+            let lower = Row(repeating: bounds[0]), upper = Row(repeating: bounds[1])
+            var o = UnsafeMutableRawPointer(c)
+            let rowBytes = ldc &* 4
+            o.storeBytes(of: clampRow(acc00, acc01, lower, upper), as: Row.self); o += rowBytes
+            o.storeBytes(of: clampRow(acc10, acc11, lower, upper), as: Row.self); o += rowBytes
+            o.storeBytes(of: clampRow(acc20, acc21, lower, upper), as: Row.self); o += rowBytes
+            o.storeBytes(of: clampRow(acc30, acc31, lower, upper), as: Row.self); o += rowBytes
+            o.storeBytes(of: clampRow(acc40, acc41, lower, upper), as: Row.self); o += rowBytes
+            o.storeBytes(of: clampRow(acc50, acc51, lower, upper), as: Row.self)
+            x0 += step; x1 += step; x2 += step; x3 += step; x4 += step; x5 += step
+            c += 6 &* ldc
+        }
+    }
+
+    /// ``runHalfPair(a:lda:panel:indices:depth:bias:c:ldc:columns:bounds:)`` on `tiles` whole 12 × 8 tiles (a panel
+    /// with exactly 8 live columns), one below the other, in one call, and stored from registers as `runTiles` stores.
+    /// Each output is the same chain as in `runHalf`, so results are bit-identical.
+    static func runHalfTiles(a: UnsafePointer<Float>, lda: Int, tiles: Int, panel: UnsafePointer<Float>,
+                             indices: UnsafePointer<Int32>, depth: Int, bias: UnsafePointer<Float>,
+                             c: UnsafeMutablePointer<Float>, ldc: Int, bounds: UnsafePointer<Float>) {
+        typealias V = SIMD8<Float>
+        var x0 = a, x1 = a + lda, x2 = a + 2 &* lda
+        var x3 = a + 3 &* lda, x4 = a + 4 &* lda, x5 = a + 5 &* lda
+        let step = 12 &* lda
+        var c = c
+        for _ in 0..<tiles {
+            let six = 6 &* lda
+            let b0 = UnsafeRawPointer(bias).loadUnaligned(as: V.self)
+            var acc00 = b0, acc10 = b0, acc20 = b0, acc30 = b0, acc40 = b0, acc50 = b0
+            var acc60 = b0, acc70 = b0, acc80 = b0, acc90 = b0, acc100 = b0, acc110 = b0
+            var p = UnsafeRawPointer(panel)
+            for i in 0..<depth {
+                let k = Int(indices[i]), k6 = k &+ six
+                let w0 = p.loadUnaligned(as: V.self)
+                acc00 = acc00.addingProduct(V(repeating: x0[k]), w0)
+                acc10 = acc10.addingProduct(V(repeating: x1[k]), w0)
+                acc20 = acc20.addingProduct(V(repeating: x2[k]), w0)
+                acc30 = acc30.addingProduct(V(repeating: x3[k]), w0)
+                acc40 = acc40.addingProduct(V(repeating: x4[k]), w0)
+                acc50 = acc50.addingProduct(V(repeating: x5[k]), w0)
+                acc60 = acc60.addingProduct(V(repeating: x0[k6]), w0)
+                acc70 = acc70.addingProduct(V(repeating: x1[k6]), w0)
+                acc80 = acc80.addingProduct(V(repeating: x2[k6]), w0)
+                acc90 = acc90.addingProduct(V(repeating: x3[k6]), w0)
+                acc100 = acc100.addingProduct(V(repeating: x4[k6]), w0)
+                acc110 = acc110.addingProduct(V(repeating: x5[k6]), w0)
+                p += 64
+            }
+            typealias Row = SIMD16<Float>
+            let lower = Row(repeating: bounds[0]), upper = Row(repeating: bounds[1])
+            var o = UnsafeMutableRawPointer(c)
+            let rowBytes = ldc &* 4
+            let y0 = clampRow(acc00, acc10, lower, upper)
+            o.storeBytes(of: y0.lowHalf, as: V.self); o += rowBytes
+            o.storeBytes(of: y0.highHalf, as: V.self); o += rowBytes
+            let y2 = clampRow(acc20, acc30, lower, upper)
+            o.storeBytes(of: y2.lowHalf, as: V.self); o += rowBytes
+            o.storeBytes(of: y2.highHalf, as: V.self); o += rowBytes
+            let y4 = clampRow(acc40, acc50, lower, upper)
+            o.storeBytes(of: y4.lowHalf, as: V.self); o += rowBytes
+            o.storeBytes(of: y4.highHalf, as: V.self); o += rowBytes
+            let y6 = clampRow(acc60, acc70, lower, upper)
+            o.storeBytes(of: y6.lowHalf, as: V.self); o += rowBytes
+            o.storeBytes(of: y6.highHalf, as: V.self); o += rowBytes
+            let y8 = clampRow(acc80, acc90, lower, upper)
+            o.storeBytes(of: y8.lowHalf, as: V.self); o += rowBytes
+            o.storeBytes(of: y8.highHalf, as: V.self); o += rowBytes
+            let y10 = clampRow(acc100, acc110, lower, upper)
+            o.storeBytes(of: y10.lowHalf, as: V.self); o += rowBytes
+            o.storeBytes(of: y10.highHalf, as: V.self)
+            x0 += step; x1 += step; x2 += step; x3 += step; x4 += step; x5 += step
+            c += 12 &* ldc
         }
     }
 
@@ -152,33 +242,6 @@ enum GEMMTile6x16 {
             acc100 = acc100.addingProduct(V(repeating: x4[k6]), w0)
             acc110 = acc110.addingProduct(V(repeating: x5[k6]), w0)
             p += 64
-        }
-        // A tile of whole rows and columns: clamped and stored from registers (see clampRow). Partial tiles take
-        // the stack tile below.
-        if columns == 8 {
-            typealias Row = SIMD16<Float>
-            let lower = Row(repeating: bounds[0]), upper = Row(repeating: bounds[1])
-            var o = UnsafeMutableRawPointer(c)
-            let rowBytes = ldc &* 4
-            let y0 = clampRow(acc00, acc10, lower, upper)
-            o.storeBytes(of: y0.lowHalf, as: V.self); o += rowBytes
-            o.storeBytes(of: y0.highHalf, as: V.self); o += rowBytes
-            let y2 = clampRow(acc20, acc30, lower, upper)
-            o.storeBytes(of: y2.lowHalf, as: V.self); o += rowBytes
-            o.storeBytes(of: y2.highHalf, as: V.self); o += rowBytes
-            let y4 = clampRow(acc40, acc50, lower, upper)
-            o.storeBytes(of: y4.lowHalf, as: V.self); o += rowBytes
-            o.storeBytes(of: y4.highHalf, as: V.self); o += rowBytes
-            let y6 = clampRow(acc60, acc70, lower, upper)
-            o.storeBytes(of: y6.lowHalf, as: V.self); o += rowBytes
-            o.storeBytes(of: y6.highHalf, as: V.self); o += rowBytes
-            let y8 = clampRow(acc80, acc90, lower, upper)
-            o.storeBytes(of: y8.lowHalf, as: V.self); o += rowBytes
-            o.storeBytes(of: y8.highHalf, as: V.self); o += rowBytes
-            let y10 = clampRow(acc100, acc110, lower, upper)
-            o.storeBytes(of: y10.lowHalf, as: V.self); o += rowBytes
-            o.storeBytes(of: y10.highHalf, as: V.self)
-            return
         }
         let rows = 12
         // The accumulators go to a stack tile first: keeping them in registers through a per-row

@@ -197,7 +197,24 @@ public enum PackedGEMM {
                         case .avx512x8x32:
                             GEMMTile8x32.run(a: ar, lda: lda, rows: n, panel: panel, indices: idx, depth: live, bias: bias,
                                              c: cr, ldc: ldc, columns: columns, bounds: bounds)
-                        case .fma6x16 where columns <= 8 && tiled - r >= 2 * tileRows:
+                        case .fma6x16 where columns == width && tiled - r >= tileRows:
+                            // Every whole tile of the block in one call, stored from registers (GEMMTile6x16.runTiles):
+                            // paired on Zen 3 against a call a tile, hand_landmark_lite 0.913–0.918 at 1 thread and 0.846
+                            // at 2, hand_landmark_full 0.926–0.932, palm_detection_full 0.935–0.954, pose_landmark_lite
+                            // 0.938–0.943; the stores from registers alone measured 0.95–0.97 of the stack tile's.
+                            let count = (tiled - r) / tileRows
+                            GEMMTile6x16.runTiles(a: ar, lda: lda, tiles: count, panel: panel, indices: idx, depth: live, bias: bias,
+                                                  c: cr, ldc: ldc, bounds: bounds)
+                            n = count * tileRows
+                        case .fma6x16 where columns == 8 && tiled - r >= 2 * tileRows:
+                            // The same for twelve-row left halves of 8 columns (runHalfTiles): against runHalfPair with its
+                            // stack tile, pose_landmark_lite 0.955–0.963 at 1 thread and 0.944 at 2, pose_landmark_full
+                            // 0.967–0.975.
+                            let count = (tiled - r) / (2 * tileRows)
+                            GEMMTile6x16.runHalfTiles(a: ar, lda: lda, tiles: count, panel: panel, indices: idx, depth: live, bias: bias,
+                                                      c: cr, ldc: ldc, bounds: bounds)
+                            n = count * 2 * tileRows
+                        case .fma6x16 where columns < 8 && tiled - r >= 2 * tileRows:
                             // Twelve rows at once (GEMMTile6x16.runHalfPair): paired on Zen 3, pose_landmark_lite
                             // 0.977–0.984 at 1 thread and 0.970 at 2, pose_landmark_full 0.990–0.995; its 256 × 256,
                             // 8 → 8 segmentation convolutions then measure faster on the GEMM than on the narrow kernel.

@@ -42,39 +42,45 @@ import Testing
         }
     }
 
-    /// A tile of whole rows and columns (6 × 16, and ``GEMMTile6x16/runHalfPair``'s 12 × 8) is clamped and stored
-    /// from registers; partial tiles go through the stack. Both give each element its chain's bits: NaN comes
-    /// through a clamp, and a −0 stays −0 at a lower bound of 0, as ``clampLane(_:_:_:)`` leaves them.
-    @Test func wholeTileFromRegistersGivesTheChainsBits() {
+    /// Whole tiles, one below the other in one call (``GEMMTile6x16/runTiles(a:lda:tiles:panel:indices:depth:bias:c:ldc:bounds:)``,
+    /// 6 × 16, and ``GEMMTile6x16/runHalfTiles(a:lda:tiles:panel:indices:depth:bias:c:ldc:bounds:)``, 12 × 8), are clamped
+    /// and stored from registers. Each element gets its chain's bits: NaN comes through a clamp, and a −0 stays −0 at a
+    /// lower bound of 0, as ``clampLane(_:_:_:)`` leaves them; nothing is written past the tiles' rows and columns.
+    @Test func wholeTilesGiveTheChainsBits() {
         guard GEMMTile.fma6x16.isSupported else { return }
         var rng = SeededRandom(seed: 620)
         let lda = 27, ldc = 21
-        var a = rng.array(6 * lda)
-        a[2] = .nan             // row 0, depth index 2
-        a[5 * lda + 9] = .nan   // row 5, depth index 9
+        var a = rng.array(36 * lda)
+        a[2] = .nan              // row 0, depth index 2
+        a[17 * lda + 9] = .nan   // row 17 (the third 6-row tile, the second 12-row tile), depth index 9
         for depth in [0, 1, 16, 24] {
             let panel = rng.array(max(depth, 1) * 16)
             var bias = rng.array(16)
-            bias[3] = -0.0      // with no depth entry the output is the bias: a −0 that a lower bound of 0 keeps
+            bias[3] = -0.0       // with no depth entry the output is the bias: a −0 that a lower bound of 0 keeps
             let indices = (0..<max(depth, 1)).map { Int32($0) }
-            for columns in [9, 15, 16] {
-                for rows in [1, 5, 6] {
+            for (half, tileRows, columns) in [(false, 6, 16), (true, 12, 8)] {
+                for tiles in 1...(36 / tileRows) {
                     for bounds: [Float] in [[-.infinity, .infinity], [-0.5, 0.25], [0, .infinity]] {
-                        var tile = [Float](repeating: -7, count: 6 * ldc)
-                        GEMMTile6x16.run(a: a, lda: lda, rows: rows, panel: panel, indices: indices, depth: depth, bias: bias,
-                                         c: &tile, ldc: ldc, columns: columns, bounds: bounds)
-                        var chain = [Float](repeating: -7, count: 6 * ldc)
-                        for r in 0..<rows {
+                        var out = [Float](repeating: -7, count: 36 * ldc)
+                        if half {
+                            GEMMTile6x16.runHalfTiles(a: a, lda: lda, tiles: tiles, panel: panel, indices: indices, depth: depth,
+                                                      bias: bias, c: &out, ldc: ldc, bounds: bounds)
+                        } else {
+                            GEMMTile6x16.runTiles(a: a, lda: lda, tiles: tiles, panel: panel, indices: indices, depth: depth,
+                                                  bias: bias, c: &out, ldc: ldc, bounds: bounds)
+                        }
+                        var chain = [Float](repeating: -7, count: 36 * ldc)
+                        for r in 0..<(tiles * tileRows) {
                             for j in 0..<columns {
                                 var acc = bias[j]
                                 for i in 0..<depth { acc = acc.addingProduct(a[r * lda + Int(indices[i])], panel[i * 16 + j]) }
                                 chain[r * ldc + j] = clampLane(acc, bounds[0], bounds[1])
                             }
                         }
-                        let what = "depth \(depth) rows \(rows) columns \(columns) bounds \(bounds)"
-                        expectBitIdentical(tile, chain, what, nanMatchesAnyNaN: true)
-                        if depth == 0 { #expect(tile[3].bitPattern == (-0.0 as Float).bitPattern, "\(what): −0 lost") }
-                        if depth > 9 && rows == 6 { #expect(tile[5 * ldc].isNaN, "\(what): the NaN did not reach row 5") }
+                        let what = "\(half ? "runHalfTiles" : "runTiles") depth \(depth) tiles \(tiles) bounds \(bounds)"
+                        expectBitIdentical(out, chain, what, nanMatchesAnyNaN: true)
+                        if depth == 0 { #expect(out[3].bitPattern == (-0.0 as Float).bitPattern, "\(what): −0 lost") }
+                        if depth > 9 && tiles * tileRows > 17 { #expect(out[17 * ldc].isNaN, "\(what): the NaN did not reach row 17") }
                     }
                 }
             }

@@ -448,16 +448,28 @@ def gemm_loop(R, W, half, second=None, stride=None, groups=1):
     through the first group's pointers and one more index, `R / 2 · lda` further, since x86-64 has too
     few general registers for a pointer a row."""
     assert groups == 1 or (groups == 2 and half and R == 12)
+    return gemm_row_pointers(R // groups, whole=groups == 2) + gemm_accumulate(R, W, half, second, stride, groups)
+
+
+def gemm_row_pointers(G, whole, mutable=False):
+    """The pointers to the first `G` rows of `a`: rows past `rows` repeat the last one (their results are not
+    stored), unless every row is `whole`. `mutable`: `var`s, which `runTiles` moves down a tile at a time."""
+    L = []
+    if whole:
+        rows = ['x0 = a', 'x1 = a + lda'] + ['x%d = a + %d &* lda' % (r, r) for r in range(2, G)]
+    else:
+        L.append('let last = rows &- 1')
+        rows = ['x0 = a'] + ['x%d = a + min(%d, last) &* lda' % (r, r) for r in range(1, G)]
+    for i in range(0, G, 3):
+        L.append(('var ' if mutable else 'let ') + ', '.join(rows[i:i + 3]))
+    return L
+
+
+def gemm_accumulate(R, W, half, second=None, stride=None, groups=1):
+    """`gemm_loop` after the row pointers: the accumulators from the bias, and the multiply-add loop."""
     G = R // groups
     stride = stride or 2 * W
     L = []
-    if groups == 1:
-        L.append('let last = rows &- 1')
-        rows = ['x0 = a'] + ['x%d = a + min(%d, last) &* lda' % (r, r) for r in range(1, R)]
-    else:
-        rows = ['x0 = a', 'x1 = a + lda'] + ['x%d = a + %d &* lda' % (r, r) for r in range(2, G)]
-    for i in range(0, G, 3):
-        L.append('let ' + ', '.join(rows[i:i + 3]))
     if groups == 2:
         L.append('let six = 6 &* lda')
     second_type = 'H' if second else 'V'
@@ -525,29 +537,25 @@ def gemm_stack_epilogue(R, W, half=False):
     return L
 
 
-def gemm_whole_tile_rows(R, W, half=False):
-    """The AVX2 tiles' path for a tile of whole rows and columns: the accumulators clamped and stored straight from
-    registers, clamped 2·W floats at a time (`clampRow`): a row's two vectors, or with `half` (`runHalfPair`) two
+def whole_tile_stores(R, W, half=False):
+    """The AVX2 whole tiles' epilogue (`runTiles`, `runHalfTiles`): `R` rows from `c` on, `ldc` floats apart, clamped
+    and stored straight from registers, 2·W floats at a time (`clampRow`): a row's two vectors, or with `half` two
     rows' one vector each. Clamping vector by vector, LLVM stopped inlining the stores after about ten and left the
     rest as calls (each clamp adds a per-lane loop to the function until LLVM turns it into `vmaxps`/`vminps`)."""
-    L = ['// A tile of whole rows and columns: clamped and stored from registers (see clampRow). Partial tiles take',
-         '// the stack tile below.',
-         'if %scolumns == %d {' % ('' if half else 'rows == %d && ' % R, W if half else 2 * W),
-         '    typealias Row = SIMD%d<Float>' % (2 * W),
-         '    let lower = Row(repeating: bounds[0]), upper = Row(repeating: bounds[1])',
-         '    var o = UnsafeMutableRawPointer(c)',
-         '    let rowBytes = ldc &* 4']
+    L = ['typealias Row = SIMD%d<Float>' % (2 * W),
+         'let lower = Row(repeating: bounds[0]), upper = Row(repeating: bounds[1])',
+         'var o = UnsafeMutableRawPointer(c)',
+         'let rowBytes = ldc &* 4']
     if half:
         for r in range(0, R, 2):
             last = r + 2 == R
-            L.append('    let y%d = clampRow(acc%d0, acc%d0, lower, upper)' % (r, r, r + 1))
-            L.append('    o.storeBytes(of: y%d.lowHalf, as: V.self); o += rowBytes' % r)
-            L.append('    o.storeBytes(of: y%d.highHalf, as: V.self)%s' % (r, '' if last else '; o += rowBytes'))
+            L.append('let y%d = clampRow(acc%d0, acc%d0, lower, upper)' % (r, r, r + 1))
+            L.append('o.storeBytes(of: y%d.lowHalf, as: V.self); o += rowBytes' % r)
+            L.append('o.storeBytes(of: y%d.highHalf, as: V.self)%s' % (r, '' if last else '; o += rowBytes'))
     else:
         for r in range(R):
-            L.append('    o.storeBytes(of: clampRow(acc%d0, acc%d1, lower, upper), as: Row.self)%s'
+            L.append('o.storeBytes(of: clampRow(acc%d0, acc%d1, lower, upper), as: Row.self)%s'
                      % (r, r, '; o += rowBytes' if r < R - 1 else ''))
-    L += ['    return', '}']
     return L
 
 
@@ -656,7 +664,7 @@ def gemm_function(name, R, W, avx512, half, second=None, stride=None):
     if avx512:
         epilogue = gemm_register_epilogue(R, W, half, second)
     else:
-        epilogue = ([] if half else gemm_whole_tile_rows(R, W)) + gemm_stack_epilogue(R, W, half)
+        epilogue = gemm_stack_epilogue(R, W, half)
     L += ['    ' + l for l in epilogue]
     L.append('}')
     return L
@@ -670,10 +678,33 @@ def gemm_half_pair_function(W):
          '                        c: UnsafeMutablePointer<Float>, ldc: Int, columns: Int, bounds: UnsafePointer<Float>) {',
          '    typealias V = SIMD%d<Float>' % W]
     L += ['    ' + l for l in gemm_loop(12, W, True, groups=2)]
-    L += ['    ' + l for l in gemm_whole_tile_rows(12, W, half=True)]
     L.append('    let rows = 12')
     L += ['    ' + l for l in gemm_stack_epilogue(12, W, half=True)]
     L.append('}')
+    return L
+
+
+def gemm_tiles_function(name, R, W, half=False):
+    """Whole tiles one after another down the rows (the AVX2 tile only): `runTiles`, 6 × 2·W tiles, and with
+    `half` `runHalfTiles`, twelve rows against a panel's left W columns (`runHalfPair`'s loop). The loop and the
+    register stores in a loop over tiles, so that one call's fixed cost (row pointers, the caller's dispatch) is
+    paid once per block of rows instead of once per tile."""
+    groups = 2 if half else 1
+    L = ['static func %s(a: UnsafePointer<Float>, lda: Int, tiles: Int, panel: UnsafePointer<Float>,' % name,
+         ' ' * (len(name) + 13) + 'indices: UnsafePointer<Int32>, depth: Int, bias: UnsafePointer<Float>,',
+         ' ' * (len(name) + 13) + 'c: UnsafeMutablePointer<Float>, ldc: Int, bounds: UnsafePointer<Float>) {',
+         '    typealias V = SIMD%d<Float>' % W]
+    G = R // groups
+    L += ['    ' + l for l in gemm_row_pointers(G, whole=True, mutable=True)]
+    L += ['    let step = %d &* lda' % R,
+          '    var c = c',
+          '    for _ in 0..<tiles {']
+    L += ['        ' + l for l in gemm_accumulate(R, W, half, groups=groups)]
+    L += ['        ' + l for l in whole_tile_stores(R, W, half)]
+    L += ['        ' + '; '.join('x%d += step' % r for r in range(G)),
+          '        c += %d &* ldc' % R,
+          '    }',
+          '}']
     return L
 
 
@@ -739,6 +770,17 @@ GEMM_AVX2_HALF_DOC = '''\
 /// 40 or 88 outputs): six accumulators, and only the low 8 floats of each 16-wide panel row and of the
 /// bias are read. Each output is the same chain of fused multiply-adds in the same order as in the full
 /// tile, so results are bit-identical; the full tile would spend half its multiply-adds on zero padding.'''
+
+GEMM_AVX2_TILES_DOC = '''\
+/// ``run(a:lda:rows:panel:indices:depth:bias:c:ldc:columns:bounds:)`` on `tiles` whole 6 × 16 tiles, one below the
+/// other (`a` and `c` move down six rows a tile), in one call: at a small depth (16 or 24 entries, the
+/// high-resolution 1×1 convolutions) a call's fixed cost was a quarter of the tile's work. Each output is the
+/// same chain as in `run`, so results are bit-identical.'''
+
+GEMM_AVX2_HALF_TILES_DOC = '''\
+/// ``runHalfPair(a:lda:panel:indices:depth:bias:c:ldc:columns:bounds:)`` on `tiles` whole 12 × 8 tiles (a panel
+/// with exactly 8 live columns), one below the other, in one call, and stored from registers as `runTiles` stores.
+/// Each output is the same chain as in `runHalf`, so results are bit-identical.'''
 
 GEMM_AVX2_HALF_PAIR_DOC = '''\
 /// ``runHalf(a:lda:rows:panel:indices:depth:bias:c:ldc:columns:bounds:)`` on twelve whole rows at once: twelve
@@ -839,6 +881,12 @@ def gemm(avx512):
         return header('BlazeKernels/GEMMTile6x16.swift') + '\n' + '\n'.join(L) + '\n}\n'
     L = [GEMM_AVX2_DOC]
     L += ['    ' + l for l in gemm_function('run', 6, 8, False, False)]
+    L.append('')
+    L += [indent(GEMM_AVX2_TILES_DOC, 4)]
+    L += ['    ' + l for l in gemm_tiles_function('runTiles', 6, 8)]
+    L.append('')
+    L += [indent(GEMM_AVX2_HALF_TILES_DOC, 4)]
+    L += ['    ' + l for l in gemm_tiles_function('runHalfTiles', 12, 8, half=True)]
     L.append('')
     L += [indent(GEMM_AVX2_HALF_DOC, 4)]
     L += ['    ' + l for l in gemm_function('runHalf', 6, 8, False, True)]
