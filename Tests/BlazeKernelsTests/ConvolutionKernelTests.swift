@@ -197,6 +197,9 @@ struct DepthwiseCase: CustomStringConvertible, Sendable {
     static let shapes: [(m: Int, n: Int, k: Int)] = [
         (1, 1, 1), (5, 7, 3), (6, 16, 8), (8, 32, 8), (13, 33, 17), (9, 48, 1), (17, 15, 40), (50, 70, 24), (3, 100, 64),
         (49, 24, 16), (11, 56, 9), (19, 40, 12),
+        // Several blocks of rows at a small depth (PackedGEMM.blockRows: 240 rows at depth 16), ending in whole
+        // tiles, twelve-row halves, a single row (runRow) and a few rows.
+        (500, 40, 16), (241, 24, 16), (487, 8, 16),
     ]
 
     @Test(arguments: GEMMTile.allCases)
