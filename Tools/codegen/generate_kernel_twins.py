@@ -18,15 +18,15 @@ paths; what differs is a parameter here, each with its reason:
     they measured faster; the AVX-512 run keeps the column walk, which 32 zmm registers hold); the AVX2
     run's multiply-add is `mulAdd` (unfused in a BLAZEKIT_PORTABLE build, like the rest of BlazeKernels).
   GEMM: rows per tile (6 vs 8), the store epilogue (the AVX-512 tile stores from registers; the AVX2
-    tile and its twelve-row half do so for a tile of whole rows and columns, clamping 16 floats at a time
-    so that LLVM inlines every store (`gemm_whole_tile_rows`; paired on Zen 3, 0.95–0.97 on the pose and
-    hand landmark networks), and send partial tiles through a stack tile, since the 12 accumulators leave
-    no register to keep them live through a per-row switch; that path skips a clamp whose bounds are
-    ±infinity), and the narrower cuts: both
-    tiles have a half-width `runHalf` (6 x 8, 8 x 16), only the AVX-512 tile row pairs and 24- and
-    8-column cuts, and only the AVX2 tile a one-row kernel over four panels (`runRow`) and a twelve-row
-    half (`runHalfPair`: six accumulators leave its multiply-adds waiting on each other), both measured on
-    Zen 3, not yet on an AVX-512 host. BlazeKernelsAVX512 has no `static let`s (MAINTENANCE.md), so only
+    tile does so for whole tiles, clamping 16 floats at a time so that LLVM inlines every store
+    (`whole_tile_stores`; paired on Zen 3, 0.95–0.97 on the pose and hand landmark networks), and sends
+    partial tiles through a stack tile, since the 12 accumulators leave no register to keep them live
+    through a per-row switch; that path skips a clamp whose bounds are ±infinity), and the narrower cuts:
+    both tiles have a half-width `runHalf` (6 x 8, 8 x 16), only the AVX-512 tile row pairs and 24- and
+    8-column cuts, and only the AVX2 tile a one-row kernel over four panels (`runRow`), a twelve-row
+    half (`runHalfPair`: six accumulators leave its multiply-adds waiting on each other) and loops over
+    a block's whole tiles (`runTiles`, `runHalfTiles`: at depth 16 a call's fixed cost was a quarter of a
+    tile's work), all measured on Zen 3, not yet on an AVX-512 host. BlazeKernelsAVX512 has no `static let`s (MAINTENANCE.md), so only
     the AVX2 tile states its size as constants.
 
 Usage: Tools/codegen/generate_kernel_twins.py           rewrite all four files
