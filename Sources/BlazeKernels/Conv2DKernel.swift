@@ -170,8 +170,20 @@ public enum Conv2DKernel {
         for p in pixels {
             let y = p / window.outputWidth, x = p % window.outputWidth
             let row = rows + (p - pixels.lowerBound) * k
+            let ix0 = x * window.strideWidth - window.padLeft
+            let wholeRows = window.dilationWidth == 1 && ix0 >= 0 && ix0 + kw <= window.inputWidth
             for ky in 0..<kh {
                 let iy = y * window.strideHeight - window.padTop + ky * window.dilationHeight
+                if wholeRows {
+                    // The kernel row's taps are adjacent in the input: one copy, or zeros where the row is padding.
+                    let dst = row + ky * kw * inChannels
+                    if iy >= 0, iy < window.inputHeight {
+                        dst.update(from: input + (iy * window.inputWidth + ix0) * inChannels, count: kw * inChannels)
+                    } else {
+                        dst.update(repeating: 0, count: kw * inChannels)
+                    }
+                    continue
+                }
                 for kx in 0..<kw {
                     let ix = x * window.strideWidth - window.padLeft + kx * window.dilationWidth
                     let dst = row + (ky * kw + kx) * inChannels
