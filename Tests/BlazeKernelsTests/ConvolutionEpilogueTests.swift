@@ -56,6 +56,50 @@ import Testing
     }
 }
 
+/// An add followed by PReLU, ReLU or both, on whole rows of whole vectors (palm detection's and the face mesh's blocks),
+/// runs as one pass; it gives the separate passes' bits, with NaN and zeros of both signs in the data.
+@Suite struct OnePassEpilogueTests {
+    @Test(arguments: [(5, 8), (3, 16), (4, 32), (2, 48)])
+    func addThenActivationMatchesTheSeparatePasses(pixels: Int, channels: Int) {
+        var rng = SeededRandom(seed: 13)
+        let n = pixels * channels
+        var conv = rng.array(n, -4, 4), residual = rng.array(n, -4, 4)
+        for i in stride(from: 0, to: n, by: 5) { conv[i] = i % 2 == 0 ? 0 : -0.0 }
+        for i in stride(from: 1, to: n, by: 6) { residual[i] = i % 4 == 1 ? -0.0 : 0 }
+        conv[n - 2] = .nan
+        residual[3] = .nan
+        let alpha = rng.array(channels, -0.5, 0.5)
+        for clamp in [ClampBounds.none, ClampBounds(min: 0, max: 6), ClampBounds(min: -1, max: 1)] {
+            for (prelu, relu) in [(true, false), (false, true), (true, true)] {
+                for residualChannels in [0, channels] {
+                    var separate = conv
+                    ElementwiseKernel.add(conv, residual, &separate, range: 0..<n, clamp: clamp)
+                    if prelu {
+                        let x = separate
+                        ElementwiseKernel.prelu(x, alpha: alpha, &separate, pixels: 0..<pixels, channels: channels)
+                    }
+                    if relu {
+                        let x = separate
+                        ElementwiseKernel.relu(x, &separate, range: 0..<n)
+                    }
+                    residual.withUnsafeBufferPointer { r in
+                        alpha.withUnsafeBufferPointer { a in
+                            let e = ConvolutionEpilogue(residual: r.baseAddress, residualClamp: clamp, residualChannels: residualChannels,
+                                                        preluAlpha: prelu ? a.baseAddress : nil, relu: relu)
+                            var fused = conv
+                            e.apply(&fused, pixels: 0..<(pixels / 2), channels: 0..<channels, stride: channels)
+                            e.apply(&fused, pixels: (pixels / 2)..<pixels, channels: 0..<channels, stride: channels)
+                            let what = "\(pixels)×\(channels) \(clamp) prelu \(prelu) relu \(relu) residual channels \(residualChannels)"
+                            expectBitIdentical(fused, separate, what)
+                            #expect(fused[3].isNaN && fused[n - 2].isNaN, "\(what): a NaN was lost")
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// The face detector's blocks: a residual of fewer channels, zero-padded to the output's (``LayoutKernel/pad``),
 /// added, then ReLU: the epilogue with `residualChannels` and `relu` gives the separate passes' bits.
 @Suite struct PaddedResidualEpilogueTests {
