@@ -179,6 +179,7 @@ private struct ReLUStep: EpilogueStep {
     }
 }
 
+/// PReLU, then ReLU: the runtime's fusion absorbs one activation, but an epilogue made by hand may have both.
 private struct PReLUThenReLUStep: EpilogueStep {
     let prelu: PReLUStep
     @inline(__always) func callAsFunction(_ v: SIMD8<Float>, channel c: Int) -> SIMD8<Float> {

@@ -215,9 +215,9 @@ public enum PackedGEMM {
                                                       c: cr, ldc: ldc, bounds: bounds)
                             n = count * 2 * tileRows
                         case .fma6x16 where columns < 8 && tiled - r >= 2 * tileRows:
-                            // Twelve rows at once (GEMMTile6x16.runHalfPair): paired on Zen 3, pose_landmark_lite
-                            // 0.977–0.984 at 1 thread and 0.970 at 2, pose_landmark_full 0.990–0.995; its 256 × 256,
-                            // 8 → 8 segmentation convolutions then measure faster on the GEMM than on the narrow kernel.
+                            // Twelve rows at once for a panel of 1–7 live columns (GEMMTile6x16.runHalfPair, which took
+                            // 8-column panels too before runHalfTiles): paired on Zen 3 against six rows, pose_landmark_lite
+                            // 0.977–0.984 at 1 thread and 0.970 at 2, pose_landmark_full 0.990–0.995.
                             GEMMTile6x16.runHalfPair(a: ar, lda: lda, panel: panel, indices: idx, depth: live, bias: bias,
                                                      c: cr, ldc: ldc, columns: columns, bounds: bounds)
                             n = 2 * tileRows
