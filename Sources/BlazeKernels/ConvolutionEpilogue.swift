@@ -46,8 +46,8 @@ public struct ConvolutionEpilogue: @unchecked Sendable {
         let flat = (pixels.lowerBound * stride)..<(pixels.upperBound * stride)
         if let residual, whole, residualChannels == 0 || residualChannels == stride, stride % 8 == 0, preluAlpha != nil || relu {
             // An add and an activation after it, on whole vectors: one pass (paired on Zen 3 against a pass each,
-            // face_landmark 0.939–0.951 at 1 thread and 0.929 at 2, palm_detection_lite 0.952–0.967, palm_detection_full
-            // 0.955–0.970, hand_recrop 0.90–0.92 at 2 threads). A residual with fewer channels, or channels past whole
+            // face_landmark 0.939–0.951 at 1 thread and 0.929 at 2, palm_detection_lite 0.952–0.967 at 1, palm_detection_full
+            // 0.970 at 1 and 0.955 at 2, hand_recrop 0.90–0.92 at 2). A residual with fewer channels, or channels past whole
             // vectors, keep the passes: fused, face_detection_short_range's 28-channel blocks measured 1.13–1.20.
             switch (preluAlpha, relu) {
             case (let alpha?, false): addThen(PReLUStep(alpha: UnsafeRawPointer(alpha)), out, residual, pixels: pixels, stride: stride)
