@@ -157,32 +157,27 @@ public struct ConvolutionEpilogue: @unchecked Sendable {
     }
 }
 
-/// The activation after a fused add, on one vector of eight channels from `channel` on: the separate node's vector arithmetic.
+/// The activation after a fused add, on one vector of eight channels from `channel` on: the separate node's vector
+/// arithmetic (``preluLanes(_:_:)``, ``reluLanes(_:)``).
 private protocol EpilogueStep {
     func callAsFunction(_ v: SIMD8<Float>, channel: Int) -> SIMD8<Float>
 }
 
-/// ``ElementwiseKernel/prelu(_:alpha:_:pixels:channels:)``'s vector step.
 private struct PReLUStep: EpilogueStep {
     let alpha: UnsafeRawPointer
     @inline(__always) func callAsFunction(_ v: SIMD8<Float>, channel c: Int) -> SIMD8<Float> {
-        let a = alpha.loadUnaligned(fromByteOffset: c &* 4, as: SIMD8<Float>.self)
-        return v.replacing(with: v * a, where: v .< SIMD8<Float>(repeating: 0))
+        preluLanes(v, alpha.loadUnaligned(fromByteOffset: c &* 4, as: SIMD8<Float>.self))
     }
 }
 
-/// ``ElementwiseKernel/relu(_:_:range:)``'s vector step.
 private struct ReLUStep: EpilogueStep {
-    @inline(__always) func callAsFunction(_ v: SIMD8<Float>, channel c: Int) -> SIMD8<Float> {
-        let zero = SIMD8<Float>(repeating: 0)
-        return v.replacing(with: zero, where: v .<= zero)
-    }
+    @inline(__always) func callAsFunction(_ v: SIMD8<Float>, channel c: Int) -> SIMD8<Float> { reluLanes(v) }
 }
 
 /// PReLU, then ReLU: the runtime's fusion absorbs one activation, but an epilogue made by hand may have both.
 private struct PReLUThenReLUStep: EpilogueStep {
     let prelu: PReLUStep
     @inline(__always) func callAsFunction(_ v: SIMD8<Float>, channel c: Int) -> SIMD8<Float> {
-        ReLUStep()(prelu(v, channel: c), channel: c)
+        reluLanes(prelu(v, channel: c))
     }
 }

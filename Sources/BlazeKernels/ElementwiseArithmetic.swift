@@ -4,11 +4,10 @@ extension ElementwiseKernel {
     /// `out[i] = max(x[i], 0)` for `i` in `range` (TFLite RELU: NaN stays NaN, `-0` becomes `+0`).
     public static func relu(_ x: UnsafePointer<Float>, _ out: UnsafeMutablePointer<Float>, range: Range<Int>) {
         let xr = UnsafeRawPointer(x), or = UnsafeMutableRawPointer(out)
-        let zero = SIMD8<Float>(repeating: 0)
         var i = range.lowerBound
         while i + 8 <= range.upperBound {
             let v = xr.loadUnaligned(fromByteOffset: i * 4, as: SIMD8<Float>.self)
-            or.storeBytes(of: v.replacing(with: zero, where: v .<= zero), toByteOffset: i * 4, as: SIMD8<Float>.self)
+            or.storeBytes(of: reluLanes(v), toByteOffset: i * 4, as: SIMD8<Float>.self)
             i += 8
         }
         while i < range.upperBound {

@@ -48,15 +48,13 @@ public enum ElementwiseKernel {
                              pixels: Range<Int>, channels: Int) {
         let xr = UnsafeRawPointer(x), ar = UnsafeRawPointer(alpha), or = UnsafeMutableRawPointer(out)
         let c8 = channels & ~7
-        let zero = SIMD8<Float>(repeating: 0)
         for p in pixels {
             let base = p * channels
             var c = 0
             while c < c8 {
                 let v = xr.loadUnaligned(fromByteOffset: (base + c) * 4, as: SIMD8<Float>.self)
                 let a = ar.loadUnaligned(fromByteOffset: c * 4, as: SIMD8<Float>.self)
-                let r = v.replacing(with: v * a, where: v .< zero)
-                or.storeBytes(of: r, toByteOffset: (base + c) * 4, as: SIMD8<Float>.self)
+                or.storeBytes(of: preluLanes(v, a), toByteOffset: (base + c) * 4, as: SIMD8<Float>.self)
                 c += 8
             }
             while c < channels {

@@ -16,6 +16,20 @@ func clampRow(_ l: SIMD8<Float>, _ h: SIMD8<Float>, _ lo: SIMD16<Float>, _ hi: S
     return r.replacing(with: hi, where: r .> hi)
 }
 
+/// TFLite PRELU on one vector: `v < 0 ? v·alpha : v` (NaN and −0 stay as they are). The PReLU step and the
+/// convolution epilogue's one pass both use it, so they compute the same bits.
+@inline(__always)
+func preluLanes(_ v: SIMD8<Float>, _ alpha: SIMD8<Float>) -> SIMD8<Float> {
+    v.replacing(with: v * alpha, where: v .< SIMD8<Float>(repeating: 0))
+}
+
+/// TFLite RELU on one vector: `v <= 0 ? +0 : v` (NaN stays NaN, −0 becomes +0); shared as ``preluLanes(_:_:)`` is.
+@inline(__always)
+func reluLanes(_ v: SIMD8<Float>) -> SIMD8<Float> {
+    let zero = SIMD8<Float>(repeating: 0)
+    return v.replacing(with: zero, where: v .<= zero)
+}
+
 /// ``clampLanes(_:_:_:)`` on one value, with the same answers (`-0` stays `-0` at a bound of 0).
 @inline(__always)
 func clampLane(_ v: Float, _ lo: Float, _ hi: Float) -> Float {
