@@ -328,3 +328,47 @@ struct DepthwiseCase: CustomStringConvertible, Sendable {
         #expect(GEMMTile.allCases.filter(\.isSupported).first == GEMMTile.best)
     }
 }
+
+/// The packed k×k convolution reading whole tiles of interior pixels in place and copying the rest (borders, the pixels
+/// past the last whole tile, rows whose window leaves the image, merged across rows) gives the bits of copying every pixel.
+@Suite struct InPlaceConvolutionTests {
+    static let cases: [ConvCase] = [
+        ConvCase(h: 20, w: 41, cin: 3, cout: 24, k: (5, 5), stride: (2, 2), pads: (1, 1, 2, 2)),
+        ConvCase(h: 18, w: 17, cin: 5, cout: 15, k: (3, 3), stride: (1, 1), pads: (1, 1, 1, 1)),
+        ConvCase(h: 9, w: 30, cin: 4, cout: 40, k: (3, 3), stride: (1, 1), pads: (0, 1, 0, 1)),
+        ConvCase(h: 12, w: 9, cin: 3, cout: 16, k: (3, 3), stride: (2, 2), pads: (0, 0, 1, 1)),
+    ]
+
+    @Test(arguments: cases)
+    func inPlaceTilesGiveTheCopiedBits(c: ConvCase) {
+        var rng = SeededRandom(seed: 2718)
+        let win = c.window
+        let input = rng.array(c.h * c.w * c.cin)
+        let weights = rng.array(c.cout * c.k.0 * c.k.1 * c.cin)
+        let bias = rng.array(c.cout)
+        let pixels = win.outputHeight * win.outputWidth
+        let depth = c.k.0 * c.k.1 * c.cin
+        for tile in GEMMTile.allCases where tile.isSupported {
+            let inPlace = PackedGEMMWeights(weights: weights, bias: bias, outputs: c.cout, depth: depth, tile: tile,
+                                            window: win, inChannels: c.cin)
+            let copying = PackedGEMMWeights(weights: weights, bias: bias, outputs: c.cout, depth: depth, tile: tile)
+            for block in [1, 4, 64] {
+                // Ranges that start and end inside rows, and the whole map.
+                for ranges in [[0..<pixels], [0..<(pixels / 3), (pixels / 3)..<(pixels - 5), (pixels - 5)..<pixels]] {
+                    var ws = [Float](repeating: .nan, count: Conv2DKernel.im2colWorkspaceFloats(window: win, inChannels: c.cin,
+                                                                                               pixelBlock: block))
+                    var got = [Float](repeating: .nan, count: pixels * c.cout)
+                    var expected = got
+                    for r in ranges {
+                        Conv2DKernel.im2colPacked(input: input, weights: inPlace, output: &got, window: win, inChannels: c.cin,
+                                                  clamp: ClampBounds(min: -0.5, max: 0.5), pixels: r, pixelBlock: block, workspace: &ws)
+                        Conv2DKernel.im2colPacked(input: input, weights: copying, output: &expected, window: win, inChannels: c.cin,
+                                                  clamp: ClampBounds(min: -0.5, max: 0.5), pixels: r, pixelBlock: block, workspace: &ws)
+                    }
+                    let differing = zip(got, expected).filter { $0.bitPattern != $1.bitPattern }.count
+                    #expect(differing == 0, "\(c) \(tile.rawValue) block \(block) \(ranges): \(differing) outputs differ")
+                }
+            }
+        }
+    }
+}
