@@ -144,7 +144,7 @@ public enum Conv2DKernel {
         // the rows whose window leaves the image are copied, and copied pixels wait in `pending` while they run on, so
         // that a row's last few pixels and the next row's left border go through one gather and one GEMM. Paired on
         // Zen 3 against every interior pixel in place and each border copied alone: face_detection_short_range
-        // 0.974–0.993 at 1 thread and 0.980–1.003 at 2 (its 5 × 5, 3 → 24 first layer), the rest 0.997–1.007.
+        // 0.974–0.993 at 1 thread and 0.980–1.003 at 2 (its 5 × 5, 3 → 24 first layer), the rest 0.996–1.007.
         var pending = pixels.lowerBound..<pixels.lowerBound
         func copy(_ range: Range<Int>) {
             guard !range.isEmpty else { return }

@@ -13,6 +13,14 @@ struct ConvCase: CustomStringConvertible, Sendable {
     }
     var description: String { "\(h)x\(w)x\(cin)->\(cout) k\(k) s\(stride) p\(pads) d\(dilation)" }
 
+    /// Uniform random input, weights (OHWI) and bias of this geometry, drawn in that order from `seed`.
+    func operands(seed: UInt64) -> (input: [Float], weights: [Float], bias: [Float]) {
+        var rng = SeededRandom(seed: seed)
+        let input = rng.array(h * w * cin)
+        let weights = rng.array(cout * k.0 * k.1 * cin)
+        return (input, weights, rng.array(cout))
+    }
+
     static let all: [ConvCase] = [
         ConvCase(h: 7, w: 5, cin: 3, cout: 5, k: (1, 1), stride: (1, 1), pads: (0, 0, 0, 0)),
         ConvCase(h: 15, w: 7, cin: 17, cout: 16, k: (1, 1), stride: (1, 1), pads: (0, 0, 0, 0)),
@@ -56,11 +64,8 @@ struct DepthwiseCase: CustomStringConvertible, Sendable {
 
     @Test(arguments: ConvCase.all)
     func convVariantsMatchReference(c: ConvCase) {
-        var rng = SeededRandom(seed: 7767517)
         let win = c.window
-        let input = rng.array(c.h * c.w * c.cin)
-        let weights = rng.array(c.cout * c.k.0 * c.k.1 * c.cin)
-        let bias = rng.array(c.cout)
+        let (input, weights, bias) = c.operands(seed: 7767517)
         let n = win.outputHeight * win.outputWidth * c.cout
         for clamp in Self.clamps {
             var expected = [Float](repeating: .nan, count: n)
@@ -341,11 +346,8 @@ struct DepthwiseCase: CustomStringConvertible, Sendable {
 
     @Test(arguments: cases)
     func inPlaceTilesGiveTheCopiedBits(c: ConvCase) {
-        var rng = SeededRandom(seed: 2718)
         let win = c.window
-        let input = rng.array(c.h * c.w * c.cin)
-        let weights = rng.array(c.cout * c.k.0 * c.k.1 * c.cin)
-        let bias = rng.array(c.cout)
+        let (input, weights, bias) = c.operands(seed: 2718)
         let pixels = win.outputHeight * win.outputWidth
         let depth = c.k.0 * c.k.1 * c.cin
         for tile in GEMMTile.allCases where tile.isSupported {
