@@ -234,22 +234,30 @@ import Testing
     @Test func aHeldUpThreadsItemsAreTakenByTheOthers() {
         let pool = WorkerPool(threadCount: 2)
         let n = 8
-        let done = Atomic<Int>(0)
-        var ranOn = [Int](repeating: -1, count: n)
-        ranOn.withUnsafeMutableBufferPointer { ranOn in
-            pool.parallelFor(items: n) { i, thread in
-                ranOn[i] = thread
-                // The caller's first item waits (up to 10 s) until the other seven are done: only the worker can
-                // do them, its own run (4..<8) first, then the caller's (1..<4) from the end.
-                if i == 0 {
-                    let deadline = DispatchTime.now().uptimeNanoseconds + 10_000_000_000
-                    while done.load(ordering: .acquiring) < n - 1, DispatchTime.now().uptimeNanoseconds < deadline { usleep(100) }
-                } else {
-                    done.wrappingAdd(1, ordering: .releasing)
+        // A caller that the machine holds up between starting the loop and claiming its first item finds every item
+        // taken, its own too, before it claims one (the loop is then all the worker's, which is right, but holds
+        // nobody up); that needs another try. Seen once in a clean-clone CI on a loaded 2-vCPU host.
+        for _ in 0..<5 {
+            let done = Atomic<Int>(0)
+            var ranOn = [Int](repeating: -1, count: n)
+            ranOn.withUnsafeMutableBufferPointer { ranOn in
+                pool.parallelFor(items: n) { i, thread in
+                    ranOn[i] = thread
+                    // The caller's first item waits (up to 10 s) until the other seven are done: only the worker can
+                    // do them, its own run (4..<8) first, then the caller's (1..<4) from the end.
+                    if i == 0 {
+                        let deadline = DispatchTime.now().uptimeNanoseconds + 10_000_000_000
+                        while done.load(ordering: .acquiring) < n - 1, DispatchTime.now().uptimeNanoseconds < deadline { usleep(100) }
+                    } else {
+                        done.wrappingAdd(1, ordering: .releasing)
+                    }
                 }
             }
+            if ranOn == [Int](repeating: 1, count: n) { continue }
+            #expect(ranOn == [0, 1, 1, 1, 1, 1, 1, 1], "the threads the items ran on")
+            return
         }
-        #expect(ranOn == [0, 1, 1, 1, 1, 1, 1, 1], "the threads the items ran on")
+        Issue.record("in 5 loops the caller never claimed its first item before the worker had taken them all")
     }
 }
 
