@@ -26,8 +26,9 @@ public enum DepthwiseConv2DKernel {
     /// chunks of pixels so a chunk's input stays in L1 while its channel blocks pass over it. With
     /// `wide` (only where `CPUFeatures.hasAVX512`) the channel blocks are sixteen wide
     /// (`DepthwiseTile16`), the last eight channels taking the 8-wide path. 3×3 and 5×5 kernels at
-    /// strides 1 and 2 (no dilation) have unrolled layouts that also cover the border columns, checking
-    /// each input column once per kernel row; other kernels block only the interior columns (every
+    /// strides 1 and 2 (no dilation, padding under the kernel width) have unrolled layouts that also
+    /// cover the border columns, checking a block's first and last KW − 1 input columns once per kernel
+    /// row; other kernels block only the interior columns (every
     /// tap in bounds) and go pixel by pixel over the in-bounds taps at the borders, several channel
     /// blocks at a time. Rows narrower than four pixels go pixel by pixel. Channels beyond the last
     /// block of eight go as one more block of the last eight channels, which overlaps the block before
@@ -50,7 +51,10 @@ public enum DepthwiseConv2DKernel {
         let inRaw = UnsafeRawPointer(input), wRaw = UnsafeRawPointer(weights), bRaw = UnsafeRawPointer(bias)
         let outRaw = UnsafeMutableRawPointer(output)
         let kw = w.kernelWidth
-        let layout = DepthwiseRun8.layout(kernelWidth: kw, strideWidth: w.strideWidth, dilationWidth: w.dilationWidth)
+        // How far the last output pixel's window reaches past the input's right edge (the padding it uses there).
+        let padRight = max(0, (w.outputWidth - 1) * w.strideWidth - w.padLeft + (kw - 1) * w.dilationWidth - (w.inputWidth - 1))
+        let layout = DepthwiseRun8.layout(kernelWidth: kw, strideWidth: w.strideWidth, dilationWidth: w.dilationWidth,
+                                          padLeft: w.padLeft, padRight: padRight)
         let interior = w.interiorColumns.clamped(to: 0..<w.outputWidth)
         // The pixels the blocks compute: the whole row for the unrolled layouts, else the interior.
         let span = layout == .generic ? interior : 0..<w.outputWidth
@@ -94,7 +98,7 @@ public enum DepthwiseConv2DKernel {
                 if c16 > 0 {
                     DepthwiseTile16.run(input: inRaw + rowInput, weights: wRaw, bias: bRaw, output: outRaw + rowOutput,
                                         lo: clamp.min, hi: clamp.max, channelBlocks: c16 / 16, from: a, to: b,
-                                        interior: interior, firstColumn: -w.padLeft, inputWidth: w.inputWidth,
+                                        interior: interior, firstColumn: -w.padLeft, padRight: padRight, inputWidth: w.inputWidth,
                                         kernelRows: kRows, kernelWidth: kw, strideWidth: w.strideWidth,
                                         dilationWidth: w.dilationWidth, xStep: xStep, tapStep: tapStep, rowStep: rowStep,
                                         weightTap: c &* 4, weightRow: kw &* c &* 4, outStep: c &* 4)

@@ -17,10 +17,11 @@ public enum DepthwiseTile16 {
     /// `[KH, KW, C]` weights; `outStep` between output pixels. `input` points at output pixel 0's
     /// first tap (input column `firstColumn`, possibly in the padding), `weights`, `bias` and
     /// `output` (pixel 0) at the first channel block. Pixels outside `interior` are checked, which
-    /// only 3- and 5-wide kernels at strides 1 and 2 without dilation support.
+    /// only 3- and 5-wide kernels at strides 1 and 2 without dilation support, with `−firstColumn` and
+    /// `padRight` (the padding on each side) under the kernel width.
     public static func run(input: UnsafeRawPointer, weights: UnsafeRawPointer, bias: UnsafeRawPointer,
                            output: UnsafeMutableRawPointer, lo: Float, hi: Float, channelBlocks: Int,
-                           from: Int, to: Int, interior: Range<Int>, firstColumn: Int, inputWidth: Int,
+                           from: Int, to: Int, interior: Range<Int>, firstColumn: Int, padRight: Int, inputWidth: Int,
                            kernelRows: Range<Int>, kernelWidth: Int, strideWidth: Int, dilationWidth: Int,
                            xStep: Int, tapStep: Int, rowStep: Int, weightTap: Int, weightRow: Int, outStep: Int) {
         Run(input: input, weights: weights, bias: bias, output: output, channelBlocks: channelBlocks,
@@ -28,7 +29,8 @@ public enum DepthwiseTile16 {
             pixelStep: xStep, tapStep: tapStep, rowStep: rowStep, weightTap: weightTap, weightRow: weightRow,
             outStep: outStep, firstColumn: firstColumn, inputWidth: inputWidth, strideWidth: strideWidth,
             interior: interior,
-            layout: Run.layout(kernelWidth: kernelWidth, strideWidth: strideWidth, dilationWidth: dilationWidth))
+            layout: Run.layout(kernelWidth: kernelWidth, strideWidth: strideWidth, dilationWidth: dilationWidth,
+                               padLeft: -firstColumn, padRight: padRight))
             .run(from: from, to: to)
     }
 
