@@ -51,8 +51,7 @@ public enum DepthwiseConv2DKernel {
         let inRaw = UnsafeRawPointer(input), wRaw = UnsafeRawPointer(weights), bRaw = UnsafeRawPointer(bias)
         let outRaw = UnsafeMutableRawPointer(output)
         let kw = w.kernelWidth
-        // How far the last output pixel's window reaches past the input's right edge (the padding it uses there).
-        let padRight = max(0, (w.outputWidth - 1) * w.strideWidth - w.padLeft + (kw - 1) * w.dilationWidth - (w.inputWidth - 1))
+        let padRight = w.rightPaddingUsed
         let layout = DepthwiseRun8.layout(kernelWidth: kw, strideWidth: w.strideWidth, dilationWidth: w.dilationWidth,
                                           padLeft: w.padLeft, padRight: padRight)
         let interior = w.interiorColumns.clamped(to: 0..<w.outputWidth)

@@ -51,6 +51,12 @@ public struct SpatialWindow: Sendable, Equatable, CustomStringConvertible {
         return first < end ? first..<end : first..<first
     }
 
+    /// How many columns past the input's right edge the last output column's window reaches: the right padding the
+    /// window uses (0 when none), which can be less than the padding it was made with.
+    public var rightPaddingUsed: Int {
+        max(0, (outputWidth - 1) * strideWidth - padLeft + (kernelWidth - 1) * dilationWidth - (inputWidth - 1))
+    }
+
     /// The valid kernel rows for output row `y`.
     @inline(__always)
     public func kernelRows(forOutputRow y: Int) -> Range<Int> {

@@ -174,6 +174,14 @@ struct DepthwiseCase: CustomStringConvertible, Sendable {
         }
     }
 
+    @Test func rightPaddingUsedCanBeLessThanGiven() {
+        // 6 columns, 3 wide, stride 2, padded 2 on the right: 3 outputs, the last reading columns 4, 5 and one past.
+        let w = SpatialWindow(inputHeight: 6, inputWidth: 6, kernelHeight: 3, kernelWidth: 3, strideHeight: 2, strideWidth: 2,
+                              padBottom: 2, padRight: 2)
+        #expect(w.outputWidth == 3)
+        #expect(w.rightPaddingUsed == 1)
+    }
+
     @Test func windowInteriorAndKernelRowsAreExact() {
         for c in DepthwiseCase.all {
             let w = c.window
@@ -184,6 +192,10 @@ struct DepthwiseCase: CustomStringConvertible, Sendable {
                 }
                 #expect(w.interiorColumns.contains(x) == allInside, "\(c) column \(x)")
             }
+            let past = (0..<w.outputWidth).flatMap { x in
+                (0..<w.kernelWidth).map { kx in x * w.strideWidth - w.padLeft + kx * w.dilationWidth - (w.inputWidth - 1) }
+            }
+            #expect(w.rightPaddingUsed == max(0, past.max() ?? 0), "\(c) right padding used")
             for y in 0..<w.outputHeight {
                 let valid = (0..<w.kernelHeight).filter { ky in
                     let iy = y * w.strideHeight - w.padTop + ky * w.dilationHeight
